@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The engine over SimGrid's S4U C API. Hosts are NUMA nodes (speed 1 Gflop/s
+ * so that one flop is one nanosecond of CPU); CPU time is an execution,
+ * everything else (IO, throttling) is a sleep or a condition wait.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/cond.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/mutex.h>
+
+#include "core/engine.h"
+
+struct actor *current_actor;
+
+static struct {
+	bool initialised;	/* simgrid_init done (once per process) */
+	uint64_t seed;		/* run seed */
+	struct actor **actors;	/* every actor created, freed at exit */
+	size_t nr_actors, cap_actors;
+	struct waitq *timer_wq;	/* wakes the timer actor */
+	struct actor *timer_actor;	/* runs the timer callbacks */
+} eng;
+
+uint64_t engine_clock_ns(void)
+{
+	return (uint64_t)llround(simgrid_get_clock() * 1e9);
+}
+
+static double ns_to_s(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+int engine_init(const char *platform_xml, uint64_t seed)
+{
+	char path[] = "/tmp/mmemu-platform-XXXXXX";
+	int fd;
+	size_t len = strlen(platform_xml);
+
+	if (!eng.initialised) {
+		static char arg0[] = "mmemu";
+		static char arg1[] = "--log=root.thresh:critical";
+		static char arg2[] = "--cfg=contexts/factory:raw";
+		static char arg3[] = "--cfg=contexts/stack-size:256";
+		char *argv[] = { arg0, arg1, arg2, arg3, NULL };
+		int argc = 4;
+
+		simgrid_init(&argc, argv);
+		eng.initialised = true;
+	}
+	eng.seed = seed;
+
+	/* SimGrid's C API loads platforms from files only. */
+	fd = mkstemp(path);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, platform_xml, len) != (ssize_t)len) {
+		close(fd);
+		unlink(path);
+		return -EIO;
+	}
+	close(fd);
+	simgrid_load_platform(path);
+	unlink(path);
+	return 0;
+}
+
+static void actor_trampoline(int argc, char **argv)
+{
+	struct actor *a = sg_actor_self_get_data();
+
+	(void)argc;
+	(void)argv;
+	current_actor = a;
+	a->fn(a, a->arg);
+	actor_flush_cpu(a);
+}
+
+struct actor *actor_create(const char *name, int node, actor_fn fn, void *arg,
+			   bool daemon)
+{
+	struct actor *a = calloc(1, sizeof(*a));
+	char host[32];
+	sg_actor_t sa;
+
+	if (!a)
+		return NULL;
+	snprintf(a->name, sizeof(a->name), "%s", name);
+	a->node = node;
+	a->quantum_ns = ACTOR_DEFAULT_QUANTUM_NS;
+	a->fn = fn;
+	a->arg = arg;
+	rng_seed(&a->rng, eng.seed, name);
+
+	if (eng.nr_actors == eng.cap_actors) {
+		size_t cap = eng.cap_actors ? 2 * eng.cap_actors : 64;
+		struct actor **n = realloc(eng.actors, cap * sizeof(*n));
+
+		if (!n) {
+			free(a);
+			return NULL;
+		}
+		eng.actors = n;
+		eng.cap_actors = cap;
+	}
+	eng.actors[eng.nr_actors++] = a;
+
+	snprintf(host, sizeof(host), "node%d", node);
+	sa = sg_actor_init(a->name, sg_host_by_name(host));
+	sg_actor_set_data(sa, a);
+	sg_actor_start(sa, actor_trampoline, 0, NULL);
+	if (daemon)
+		sg_actor_daemonize(sa);
+	a->sg = sa;
+	return a;
+}
+
+void actor_flush_cpu(struct actor *a)
+{
+	uint64_t ns = a->cpu_pending_ns;
+
+	if (!ns)
+		return;
+	a->cpu_pending_ns = 0;
+	sg_actor_execute((double)ns);
+	current_actor = a;
+}
+
+void actor_sleep_until_ns(struct actor *a, uint64_t t)
+{
+	actor_flush_cpu(a);
+	if (t > engine_clock_ns())
+		sg_actor_sleep_until(ns_to_s(t));
+	current_actor = a;
+}
+
+void actor_sleep_ns(struct actor *a, uint64_t ns)
+{
+	actor_flush_cpu(a);
+	if (ns)
+		sg_actor_sleep_for(ns_to_s(ns));
+	current_actor = a;
+}
+
+struct waitq {
+	sg_cond_t cond;		/* the engine's condition */
+	sg_mutex_t mutex;	/* held only around the wait */
+	int nr_waiters;		/* actors blocked here */
+};
+
+struct waitq *waitq_create(void)
+{
+	struct waitq *wq = calloc(1, sizeof(*wq));
+
+	if (!wq)
+		return NULL;
+	wq->cond = sg_cond_init();
+	wq->mutex = sg_mutex_init();
+	return wq;
+}
+
+void waitq_destroy(struct waitq *wq)
+{
+	if (!wq)
+		return;
+	sg_cond_destroy(wq->cond);
+	sg_mutex_destroy(wq->mutex);
+	free(wq);
+}
+
+bool waitq_wait(struct actor *a, struct waitq *wq, uint64_t timeout_ns)
+{
+	int timed_out = 0;
+
+	actor_flush_cpu(a);
+	sg_mutex_lock(wq->mutex);
+	wq->nr_waiters++;
+	if (timeout_ns)
+		timed_out = sg_cond_wait_for(wq->cond, wq->mutex,
+					     ns_to_s(timeout_ns));
+	else
+		sg_cond_wait(wq->cond, wq->mutex);
+	wq->nr_waiters--;
+	sg_mutex_unlock(wq->mutex);
+	current_actor = a;
+	return !timed_out;
+}
+
+void waitq_wake_all(struct waitq *wq)
+{
+	if (wq->nr_waiters)
+		sg_cond_notify_all(wq->cond);
+}
+
+void waitq_wake_one(struct waitq *wq)
+{
+	if (wq->nr_waiters)
+		sg_cond_notify_one(wq->cond);
+}
+
+int waitq_nr_waiters(const struct waitq *wq)
+{
+	return wq->nr_waiters;
+}
+
+struct sim_mutex {
+	sg_mutex_t m;		/* the engine's mutex */
+};
+
+struct sim_mutex *sim_mutex_create(void)
+{
+	struct sim_mutex *m = calloc(1, sizeof(*m));
+
+	if (m)
+		m->m = sg_mutex_init();
+	return m;
+}
+
+void sim_mutex_destroy(struct sim_mutex *m)
+{
+	if (!m)
+		return;
+	sg_mutex_destroy(m->m);
+	free(m);
+}
+
+void sim_mutex_lock(struct actor *a, struct sim_mutex *m)
+{
+	actor_flush_cpu(a);
+	sg_mutex_lock(m->m);
+	current_actor = a;
+}
+
+void sim_mutex_unlock(struct sim_mutex *m)
+{
+	sg_mutex_unlock(m->m);
+}
+
+/* ---- timers: a binary heap ordered by (when, seq) ---- */
+
+struct timer {
+	uint64_t when_ns;	/* fire time */
+	uint64_t seq;		/* insertion order, breaks ties */
+	timer_fn fn;		/* callback */
+	void *arg;		/* its argument */
+};
+
+static struct {
+	struct timer *heap;
+	size_t nr, cap;
+	uint64_t seq;
+} timers;
+
+static bool timer_before(const struct timer *a, const struct timer *b)
+{
+	return a->when_ns < b->when_ns ||
+	       (a->when_ns == b->when_ns && a->seq < b->seq);
+}
+
+static void timer_swap(size_t i, size_t j)
+{
+	struct timer t = timers.heap[i];
+
+	timers.heap[i] = timers.heap[j];
+	timers.heap[j] = t;
+}
+
+static void timer_actor_fn(struct actor *self, void *arg)
+{
+	(void)arg;
+	for (;;) {
+		uint64_t now = engine_clock_ns();
+
+		while (timers.nr && timers.heap[0].when_ns <= now) {
+			struct timer t = timers.heap[0];
+			size_t i = 0;
+
+			timers.heap[0] = timers.heap[--timers.nr];
+			for (;;) {
+				size_t l = 2 * i + 1, r = l + 1, m = i;
+
+				if (l < timers.nr && timer_before(&timers.heap[l], &timers.heap[m]))
+					m = l;
+				if (r < timers.nr && timer_before(&timers.heap[r], &timers.heap[m]))
+					m = r;
+				if (m == i)
+					break;
+				timer_swap(i, m);
+				i = m;
+			}
+			t.fn(t.arg, now);
+		}
+		if (timers.nr)
+			waitq_wait(self, eng.timer_wq, timers.heap[0].when_ns - now);
+		else
+			waitq_wait(self, eng.timer_wq, 0);
+	}
+}
+
+void timer_add(uint64_t when_ns, timer_fn fn, void *arg)
+{
+	size_t i;
+
+	if (!eng.timer_actor) {
+		eng.timer_wq = waitq_create();
+		eng.timer_actor = actor_create("timer", 0, timer_actor_fn, NULL, true);
+	}
+	if (timers.nr == timers.cap) {
+		size_t cap = timers.cap ? 2 * timers.cap : 256;
+		struct timer *n = realloc(timers.heap, cap * sizeof(*n));
+
+		if (!n)
+			abort();	/* out of host memory: nothing sensible to do */
+		timers.heap = n;
+		timers.cap = cap;
+	}
+	i = timers.nr++;
+	timers.heap[i] = (struct timer){ when_ns, timers.seq++, fn, arg };
+	while (i && timer_before(&timers.heap[i], &timers.heap[(i - 1) / 2])) {
+		timer_swap(i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+	if (i == 0)
+		waitq_wake_all(eng.timer_wq);
+}
+
+size_t timer_pending(void)
+{
+	return timers.nr;
+}
+
+uint64_t engine_run(uint64_t until_ns)
+{
+	if (until_ns)
+		simgrid_run_until(ns_to_s(until_ns));
+	else
+		simgrid_run();
+	return engine_clock_ns();
+}
+
+void engine_exit(void)
+{
+	for (size_t i = 0; i < eng.nr_actors; i++)
+		free(eng.actors[i]);
+	free(eng.actors);
+	eng.actors = NULL;
+	eng.nr_actors = eng.cap_actors = 0;
+	waitq_destroy(eng.timer_wq);
+	eng.timer_wq = NULL;
+	eng.timer_actor = NULL;
+	free(timers.heap);
+	memset(&timers, 0, sizeof(timers));
+}

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The event engine: simulated clock, actors (simulated threads), CPU time
+ * accounting, wait queues, timers. A thin layer over SimGrid's C API; no
+ * other folder includes SimGrid headers.
+ *
+ * An actor accumulates CPU cost in nanoseconds without entering the engine
+ * and hands it over only at a blocking point or when a quantum has run out
+ * (actor_cond_resched), so the per-page hit path stays plain C.
+ */
+#ifndef MMEMU_CORE_ENGINE_H
+#define MMEMU_CORE_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/rng.h"
+
+#define NSEC_PER_USEC 1000ULL
+#define NSEC_PER_MSEC 1000000ULL
+#define NSEC_PER_SEC 1000000000ULL
+
+/* Default CPU quantum handed to the engine at once: 100 us simulated. */
+#define ACTOR_DEFAULT_QUANTUM_NS (100 * NSEC_PER_USEC)
+
+struct actor;
+typedef void (*actor_fn)(struct actor *self, void *arg);
+
+struct actor {
+	char name[48];		/* unique name; seeds the random stream */
+	int node;		/* NUMA node whose host runs the actor */
+	uint64_t cpu_pending_ns;	/* CPU cost not yet handed to the engine */
+	uint64_t utime_ns;	/* user CPU charged so far */
+	uint64_t stime_ns;	/* kernel (sys) CPU charged so far */
+	uint64_t quantum_ns;	/* hand CPU to the engine once pending >= this */
+	struct rng rng;		/* deterministic per-actor random stream */
+	actor_fn fn;		/* body */
+	void *arg;		/* body argument */
+	void *sg;		/* the engine's actor handle */
+	bool is_kswapd;		/* current_is_kswapd() */
+	void *task;		/* the models/ task this actor runs for, if any */
+};
+
+/* The actor whose code is running now, like the kernel's `current`. */
+extern struct actor *current_actor;
+
+/* Engine setup: platform XML text (made by numa/), run seed. 0 or -errno. */
+int engine_init(const char *platform_xml, uint64_t seed);
+/* Runs until every non-daemon actor has finished or until `until_ns` (0 = no
+ * limit). Returns the final simulated time in ns. */
+uint64_t engine_run(uint64_t until_ns);
+/* Frees the actors; the SimGrid engine itself lives until process exit. */
+void engine_exit(void);
+
+/* Simulated clock as seen by the engine (excludes pending CPU). */
+uint64_t engine_clock_ns(void);
+
+struct actor *actor_create(const char *name, int node, actor_fn fn, void *arg,
+			   bool daemon);
+
+/* Local time of an actor: the engine clock plus its pending CPU. */
+static inline uint64_t actor_now_ns(const struct actor *a)
+{
+	return engine_clock_ns() + a->cpu_pending_ns;
+}
+
+static inline void actor_charge_user(struct actor *a, uint64_t ns)
+{
+	a->cpu_pending_ns += ns;
+	a->utime_ns += ns;
+}
+
+static inline void actor_charge_sys(struct actor *a, uint64_t ns)
+{
+	a->cpu_pending_ns += ns;
+	a->stime_ns += ns;
+}
+
+/* Hands pending CPU to the engine (the actor competes for its node's cores). */
+void actor_flush_cpu(struct actor *a);
+
+/* cond_resched(): gives the engine the CPU once a quantum has accumulated. */
+static inline void actor_cond_resched(struct actor *a)
+{
+	if (a->cpu_pending_ns >= a->quantum_ns)
+		actor_flush_cpu(a);
+}
+
+/* Blocks until simulated time t (after running the pending CPU). */
+void actor_sleep_until_ns(struct actor *a, uint64_t t);
+void actor_sleep_ns(struct actor *a, uint64_t ns);
+
+/* A wait queue: wait with a timeout, woken by another actor. */
+struct waitq;
+struct waitq *waitq_create(void);
+void waitq_destroy(struct waitq *wq);
+/* Returns true when woken, false on timeout (timeout_ns 0 = none). */
+bool waitq_wait(struct actor *a, struct waitq *wq, uint64_t timeout_ns);
+void waitq_wake_all(struct waitq *wq);
+void waitq_wake_one(struct waitq *wq);
+int waitq_nr_waiters(const struct waitq *wq);
+
+/* A sleeping lock for contention where it matters. */
+struct sim_mutex;
+struct sim_mutex *sim_mutex_create(void);
+void sim_mutex_destroy(struct sim_mutex *m);
+void sim_mutex_lock(struct actor *a, struct sim_mutex *m);
+void sim_mutex_unlock(struct sim_mutex *m);
+
+/*
+ * Timers: callback at a simulated time, run by the engine's timer actor.
+ * Timers at the same time fire in the order they were added.
+ */
+typedef void (*timer_fn)(void *arg, uint64_t now_ns);
+void timer_add(uint64_t when_ns, timer_fn fn, void *arg);
+/* Timers pending (for tests and end-of-run checks). */
+size_t timer_pending(void);
+
+#endif

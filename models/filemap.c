@@ -1,0 +1,387 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Page cache and anonymous memory, as in mm/filemap.c, mm/readahead.c and
+ * mm/memory.c: read() marks pages accessed, mapped accesses only set the
+ * young bit, misses allocate, charge, read (with readahead or mmap
+ * read-around) and wait for the device.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/costs.h"
+#include "models/memory.h"
+#include "models/policy.h"
+#include "models/vmscan.h"
+
+/* Default read_ahead_kb = 128: 32 pages (block/blk-settings.c VM_READAHEAD_PAGES). */
+#define RA_MAX_PAGES 32
+/* get_init_ra_size() for a one-page request with a 32-page maximum. */
+#define RA_INIT_PAGES 4
+/* mm/filemap.c MMAP_LOTSAMISS: stop read-around after this many misses. */
+#define MMAP_LOTSAMISS 100
+
+/* folio_wait_table: hashed wait queues for locked folios. */
+#define PAGE_WAIT_TABLE_SIZE 64
+static struct waitq *page_wait_table[PAGE_WAIT_TABLE_SIZE];
+
+static struct waitq *folio_waitqueue(uint32_t idx)
+{
+	struct waitq **wq = &page_wait_table[mix64(idx) % PAGE_WAIT_TABLE_SIZE];
+
+	if (!*wq)
+		*wq = waitq_create();
+	return *wq;
+}
+
+/* folio_wait_locked(): sleep until the reader that owns the IO unlocks it. */
+static void folio_wait_locked(struct actor *a, uint32_t idx)
+{
+	while (folio_test_locked(folio_of(idx)))
+		waitq_wait(a, folio_waitqueue(idx), 0);
+}
+
+static int mapping_register(struct address_space *as)
+{
+	struct address_space **n = realloc(mm.mappings,
+		(mm.nr_mappings + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	mm.mappings = n;
+	as->id = mm.nr_mappings;
+	n[mm.nr_mappings++] = as;
+	return 0;
+}
+
+struct task *task_create(const char *name, struct mem_cgroup *memcg, int nid)
+{
+	struct task *t;
+
+	if (mm.nr_tasks >= MAX_TASKS)
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->id = mm.nr_tasks + 1;
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->memcg = memcg;
+	t->nid = nid;
+	mm.tasks[mm.nr_tasks++] = t;
+	return t;
+}
+
+struct address_space *file_create(const char *name, uint64_t nr_pages,
+				  struct blockdev *bdev, uint64_t bdev_start, bool exec)
+{
+	struct address_space *as = calloc(1, sizeof(*as));
+
+	if (!as)
+		return NULL;
+	as->type = AS_FILE;
+	snprintf(as->name, sizeof(as->name), "%s", name);
+	as->nr_pages = nr_pages;
+	as->slots = calloc(nr_pages, sizeof(*as->slots));
+	as->ptes = calloc(nr_pages, sizeof(*as->ptes));
+	as->bdev = bdev;
+	as->bdev_start = bdev_start;
+	as->exec = exec;
+	if (!as->slots || !as->ptes || mapping_register(as)) {
+		free(as->slots);
+		free(as->ptes);
+		free(as);
+		return NULL;
+	}
+	return as;
+}
+
+struct address_space *anon_region_create(struct task *t, const char *name,
+					 uint64_t nr_pages)
+{
+	struct address_space *as = calloc(1, sizeof(*as));
+	uint32_t *r;
+
+	if (!as)
+		return NULL;
+	as->type = AS_ANON;
+	snprintf(as->name, sizeof(as->name), "%s", name);
+	as->nr_pages = nr_pages;
+	as->slots = calloc(nr_pages, sizeof(*as->slots));
+	as->ptes = calloc(nr_pages, sizeof(*as->ptes));
+	as->owner = t;
+	r = realloc(t->regions, (size_t)(t->nr_regions + 1) * sizeof(*r));
+	if (!as->slots || !as->ptes || !r || mapping_register(as)) {
+		free(as->slots);
+		free(as->ptes);
+		free(as);
+		if (r)
+			t->regions = r;
+		return NULL;
+	}
+	t->regions = r;
+	r[t->nr_regions++] = as->id;
+	return as;
+}
+
+void anon_region_zap(struct address_space *as)
+{
+	for (uint64_t i = 0; i < as->nr_pages; i++) {
+		uint64_t entry = as->slots[i];
+		struct folio *folio;
+
+		if (!entry || xa_is_value(entry))
+			continue;
+		folio = folio_of((uint32_t)entry);
+		/* reclaim never sleeps with folios isolated, so this one is listed */
+		if (folio_test_lru(folio))
+			mm.policy->folio_del(folio_lruvec(folio), folio);
+		as->slots[i] = 0;
+		as->ptes[i] = 0;
+		as->owner->rss_anon--;
+		as->nr_resident--;
+		free_folio(folio);
+	}
+}
+
+void task_free_anon(struct task *t)
+{
+	for (int i = 0; i < t->nr_regions; i++)
+		anon_region_zap(mm.mappings[t->regions[i]]);
+}
+
+/* ---- page cache reads ---- */
+
+static uint64_t access_cost(struct actor *a, const struct folio *folio, uint64_t ns)
+{
+	return numa_access_cost(a->node, folio->nid, ns);
+}
+
+/*
+ * Reads [index, index + nr) of f into the page cache, skipping pages that
+ * are present, and waits for the IO. Returns 0 or -EINTR when the task was
+ * killed while allocating.
+ */
+static int page_cache_read(struct actor *a, struct task *t, struct address_space *f,
+			   uint64_t index, uint64_t nr)
+{
+	struct mem_cgroup *memcg = t->memcg;
+	uint32_t locked[RA_MAX_PAGES];
+	uint64_t run_start = 0, run_len = 0, done = 0;
+	unsigned int nr_locked = 0;
+	int err = 0;
+
+	for (uint64_t i = index; i < index + nr && i < f->nr_pages; i++) {
+		uint64_t entry = f->slots[i];
+		struct folio *folio;
+		uint32_t idx;
+
+		if (entry && !xa_is_value(entry))
+			goto submit;	/* present: end of a contiguous run */
+		idx = alloc_charge_folio(a, t, memcg);
+		if (!idx) {
+			err = -EINTR;
+			break;
+		}
+		/* the slot may have been filled while we slept in reclaim */
+		entry = f->slots[i];
+		if (entry && !xa_is_value(entry)) {
+			__free_folio(folio_of(idx));
+			goto submit;
+		}
+		folio = folio_of(idx);
+		folio->mapping = f->id;
+		folio->index = (uint32_t)i;
+		folio_set_locked(folio);
+		/* filemap_add_folio(): replaces the shadow, refault detection */
+		f->slots[i] = idx;
+		f->nr_resident++;
+		mod_lruvec_state(folio_lruvec(folio), NR_FILE_PAGES, 1);
+		folio_add_lru(folio, entry);
+		locked[nr_locked++] = idx;
+		if (!run_len)
+			run_start = i;
+		run_len++;
+		continue;
+submit:
+		if (run_len) {
+			uint64_t d = blockdev_submit(f->bdev, REQ_OP_READ,
+						     f->bdev_start + run_start, (uint32_t)run_len,
+						     actor_now_ns(a), NULL, NULL);
+			if (d > done)
+				done = d;
+			count_vm_events(PGPGIN, run_len * (PAGE_SIZE / 1024));
+			actor_charge_sys(a, COST_BIO_SUBMIT_NS);
+			run_len = 0;
+		}
+	}
+	if (run_len) {
+		uint64_t d = blockdev_submit(f->bdev, REQ_OP_READ, f->bdev_start + run_start,
+					     (uint32_t)run_len, actor_now_ns(a), NULL, NULL);
+		if (d > done)
+			done = d;
+		count_vm_events(PGPGIN, run_len * (PAGE_SIZE / 1024));
+		actor_charge_sys(a, COST_BIO_SUBMIT_NS);
+	}
+	if (done)
+		actor_sleep_until_ns(a, done);
+	for (unsigned int i = 0; i < nr_locked; i++) {
+		struct folio *folio = folio_of(locked[i]);
+
+		folio_set_uptodate(folio);
+		folio_clear_locked(folio);
+		waitq_wake_all(folio_waitqueue(locked[i]));
+	}
+	return err;
+}
+
+int filemap_read(struct actor *a, struct task *t, struct address_space *f,
+		 uint64_t index)
+{
+	int ret = ACCESS_HIT;
+	struct folio *folio;
+
+	for (;;) {
+		uint64_t entry = f->slots[index];
+
+		if (t->oom_killed)
+			return -EINTR;
+		if (!entry || xa_is_value(entry)) {
+			/* page_cache_sync_ra(): ramp on a sequential stream,
+			 * else a standalone random read is read as is */
+			uint64_t nr = 1;
+
+			if (index && index == f->ra_prev) {
+				f->ra_size = f->ra_size ? f->ra_size * 2 : RA_INIT_PAGES;
+				if (f->ra_size > RA_MAX_PAGES)
+					f->ra_size = RA_MAX_PAGES;
+				nr = f->ra_size;
+			} else {
+				f->ra_size = 0;
+			}
+			if (page_cache_read(a, t, f, index, nr))
+				return -EINTR;
+			ret = ACCESS_MAJOR;
+			continue;
+		}
+		folio = folio_of((uint32_t)entry);
+		if (folio_test_locked(folio)) {
+			/* another reader's IO: wait, then look again */
+			folio_wait_locked(a, (uint32_t)entry);
+			continue;
+		}
+		break;
+	}
+	f->ra_prev = index + 1;
+	mm.policy->folio_mark_accessed(folio);
+	actor_charge_sys(a, access_cost(a, folio, COST_READ_HIT_NS));
+	return ret;
+}
+
+/*
+ * do_sync_mmap_readahead(): read-around of ra_pages centred on the fault,
+ * until the file has missed MMAP_LOTSAMISS times more than it hit.
+ */
+static uint64_t mmap_readaround(struct address_space *f, uint64_t index, uint64_t *start)
+{
+	if (f->mmap_miss < MMAP_LOTSAMISS)
+		f->mmap_miss++;
+	if (f->mmap_miss >= MMAP_LOTSAMISS) {
+		*start = index;
+		return 1;
+	}
+	*start = index > RA_MAX_PAGES / 2 ? index - RA_MAX_PAGES / 2 : 0;
+	return RA_MAX_PAGES;
+}
+
+int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
+		       uint64_t index, bool write)
+{
+	uint8_t *pte = &f->ptes[index];
+	int ret = ACCESS_MINOR;
+	struct folio *folio;
+
+	if (*pte & PTE_PRESENT) {
+		/* the hardware sets the accessed bit; the kernel is not told */
+		*pte |= PTE_YOUNG | (write ? PTE_DIRTY : 0);
+		folio = folio_of((uint32_t)f->slots[index]);
+		actor_charge_user(a, access_cost(a, folio, COST_MMAP_HIT_NS));
+		return ACCESS_HIT;
+	}
+	/* filemap_fault() */
+	count_vm_events(PGFAULT, 1);
+	count_memcg_events(t->memcg, PGFAULT, 1);
+	for (;;) {
+		uint64_t entry = f->slots[index];
+
+		if (t->oom_killed)
+			return -EINTR;
+		if (!entry || xa_is_value(entry)) {
+			uint64_t start, nr = mmap_readaround(f, index, &start);
+
+			if (ret != ACCESS_MAJOR) {
+				count_vm_events(PGMAJFAULT, 1);
+				count_memcg_events(t->memcg, PGMAJFAULT, 1);
+			}
+			ret = ACCESS_MAJOR;
+			if (page_cache_read(a, t, f, start, nr))
+				return -EINTR;
+			continue;
+		}
+		folio = folio_of((uint32_t)entry);
+		if (folio_test_locked(folio)) {
+			folio_wait_locked(a, (uint32_t)entry);
+			continue;
+		}
+		break;
+	}
+	if (ret == ACCESS_MINOR && f->mmap_miss)
+		f->mmap_miss--;
+	/* finish_fault(): map it; the access that faulted makes it young */
+	*pte = PTE_PRESENT | PTE_YOUNG | (write ? PTE_DIRTY : 0);
+	mod_lruvec_state(folio_lruvec(folio), NR_FILE_MAPPED, 1);
+	actor_charge_sys(a, COST_MINOR_FAULT_NS);
+	actor_charge_user(a, access_cost(a, folio, COST_MMAP_HIT_NS));
+	return ret;
+}
+
+int anon_access(struct actor *a, struct task *t, struct address_space *as,
+		uint64_t index, bool write)
+{
+	uint8_t *pte = &as->ptes[index];
+	struct folio *folio;
+	uint32_t idx;
+
+	if (*pte & PTE_PRESENT) {
+		*pte |= PTE_YOUNG | (write ? PTE_DIRTY : 0);
+		folio = folio_of((uint32_t)as->slots[index]);
+		actor_charge_user(a, access_cost(a, folio, COST_MMAP_HIT_NS));
+		return ACCESS_HIT;
+	}
+	if (t->oom_killed)
+		return -EINTR;
+	/* do_anonymous_page(): a zeroed page */
+	count_vm_events(PGFAULT, 1);
+	count_memcg_events(t->memcg, PGFAULT, 1);
+	idx = alloc_charge_folio(a, t, t->memcg);
+	if (!idx)
+		return -EINTR;
+	if (*pte & PTE_PRESENT) {
+		/* cannot happen: only the owner faults its region in */
+		__free_folio(folio_of(idx));
+		return ACCESS_HIT;
+	}
+	folio = folio_of(idx);
+	folio->mapping = as->id;
+	folio->index = (uint32_t)index;
+	folio_set_swapbacked(folio);
+	folio_set_uptodate(folio);
+	as->slots[index] = idx;
+	as->nr_resident++;
+	*pte = PTE_PRESENT | PTE_YOUNG | (write ? PTE_DIRTY : 0);
+	t->rss_anon++;
+	mod_lruvec_state(folio_lruvec(folio), NR_ANON_MAPPED, 1);
+	folio_add_lru(folio, 0);
+	actor_charge_sys(a, COST_MINOR_FAULT_NS + COST_CLEAR_PAGE_NS);
+	actor_charge_user(a, access_cost(a, folio, COST_MMAP_HIT_NS));
+	return ACCESS_NEW;
+}

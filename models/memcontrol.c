@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Memory cgroups, as in mm/memcontrol.c: the page counter, charging with
+ * reclaim and retries (try_charge_memcg), memory.high reclaim, protection
+ * (memory.min/low), memory.reclaim, and the OOM killer (mm/oom_kill.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/memory.h"
+#include "models/policy.h"
+#include "models/vmscan.h"
+
+struct mem_cgroup *mem_cgroup_create(struct mem_cgroup *parent, const char *name)
+{
+	struct mem_cgroup *memcg;
+	int nid;
+
+	if (mm.nr_memcgs + 1 >= MAX_MEMCGS)
+		return NULL;
+	memcg = calloc(1, sizeof(*memcg));
+	if (!memcg)
+		return NULL;
+	snprintf(memcg->name, sizeof(memcg->name), "%s", name);
+	memcg->id = (unsigned short)++mm.nr_memcgs;
+	mm.memcgs[memcg->id] = memcg;
+	memcg->parent = parent;
+	memcg->max = memcg->high = memcg->swap_max = UINT64_MAX;
+	memcg->swappiness = mm.vm_swappiness;
+	memcg->online = true;
+	if (parent) {
+		struct mem_cgroup **c = realloc(parent->children,
+			(size_t)(parent->nr_children + 1) * sizeof(*c));
+
+		if (!c)
+			return NULL;
+		parent->children = c;
+		c[parent->nr_children++] = memcg;
+	}
+	for_each_node(nid) {
+		struct lruvec *lruvec = calloc(1, sizeof(*lruvec));
+
+		if (!lruvec)
+			return NULL;
+		lruvec->memcg = memcg;
+		lruvec->nid = nid;
+		memcg->lruvec[nid] = lruvec;
+		if (mm.policy->lruvec_init && mm.policy->lruvec_init(lruvec))
+			return NULL;
+	}
+	return memcg;
+}
+
+struct mem_cgroup *mem_cgroup_find(const char *name)
+{
+	for (int i = 1; i <= mm.nr_memcgs; i++)
+		if (!strcmp(mm.memcgs[i]->name, name))
+			return mm.memcgs[i];
+	return NULL;
+}
+
+void memcg_memory_event(struct mem_cgroup *memcg, enum memcg_memory_event event)
+{
+	memcg->memory_events[event]++;
+}
+
+/* page_counter_try_charge(): charge every ancestor or none; returns the one over its max. */
+static struct mem_cgroup *page_counter_try_charge(struct mem_cgroup *memcg, uint64_t nr)
+{
+	struct mem_cgroup *pos;
+
+	for (pos = memcg; pos; pos = pos->parent)
+		if (pos->usage + nr > pos->max)
+			return pos;
+	for (pos = memcg; pos; pos = pos->parent) {
+		pos->usage += nr;
+		if (pos->usage > pos->watermark)
+			pos->watermark = pos->usage;
+	}
+	return NULL;
+}
+
+static void page_counter_charge(struct mem_cgroup *memcg, uint64_t nr)
+{
+	for (struct mem_cgroup *pos = memcg; pos; pos = pos->parent) {
+		pos->usage += nr;
+		if (pos->usage > pos->watermark)
+			pos->watermark = pos->usage;
+	}
+}
+
+void mem_cgroup_uncharge(struct mem_cgroup *memcg, uint64_t nr_pages)
+{
+	for (struct mem_cgroup *pos = memcg; pos; pos = pos->parent)
+		pos->usage -= nr_pages;
+}
+
+static uint64_t mem_cgroup_margin(const struct mem_cgroup *memcg)
+{
+	return memcg->usage < memcg->max ? memcg->max - memcg->usage : 0;
+}
+
+/*
+ * mem_cgroup_handle_over_high(), simplified: reclaim the excess over
+ * memory.high right after the charge (the kernel does it on return to
+ * user space and adds a penalty sleep, which is not modelled).
+ */
+static void mem_cgroup_handle_over_high(struct actor *a, struct mem_cgroup *memcg)
+{
+	for (struct mem_cgroup *pos = memcg; pos; pos = pos->parent) {
+		if (pos->usage <= pos->high)
+			continue;
+		memcg_memory_event(pos, MEMCG_HIGH);
+		try_to_free_mem_cgroup_pages(pos, pos->usage - pos->high, true, -1,
+					     false, a);
+	}
+}
+
+int mem_cgroup_charge(struct actor *a, struct task *t, struct mem_cgroup *memcg)
+{
+	int nr_retries = MAX_RECLAIM_RETRIES;
+	bool passed_oom = false;
+	struct mem_cgroup *over;
+
+retry:
+	if (t && t->oom_killed)
+		return -EINTR;
+	over = page_counter_try_charge(memcg, 1);
+	if (!over)
+		goto done;
+	memcg_memory_event(over, MEMCG_MAX);
+	{
+		uint64_t nr_reclaimed =
+			try_to_free_mem_cgroup_pages(over, 1, true, -1, false, a);
+
+		if (mem_cgroup_margin(over) >= 1)
+			goto retry;
+		/* Reclaim freed something: retry without using up a retry. */
+		if (nr_reclaimed)
+			goto retry;
+	}
+	if (nr_retries--)
+		goto retry;
+	if (passed_oom && t && t->oom_killed)
+		return -EINTR;
+	/* mem_cgroup_oom(): keep retrying while the OOM killer makes progress */
+	memcg_memory_event(over, MEMCG_OOM);
+	if (out_of_memory(over, a)) {
+		passed_oom = true;
+		nr_retries = MAX_RECLAIM_RETRIES;
+		goto retry;
+	}
+	/* No victim left: the charge is forced, as the kernel bypasses it. */
+	page_counter_charge(memcg, 1);
+done:
+	mem_cgroup_handle_over_high(a, memcg);
+	return 0;
+}
+
+/* ---- protection: mem_cgroup_calculate_protection() ---- */
+
+static uint64_t effective_protection(uint64_t usage, uint64_t parent_usage,
+				     uint64_t setting, uint64_t parent_effective,
+				     uint64_t siblings_protected)
+{
+	uint64_t protected = usage < setting ? usage : setting;
+
+	(void)parent_usage;
+	/* Siblings claim more than the parent has: share it in proportion. */
+	if (siblings_protected > parent_effective)
+		return siblings_protected ? protected * parent_effective / siblings_protected : 0;
+	return protected;
+}
+
+static uint64_t siblings_protected(const struct mem_cgroup *parent, bool low)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < parent->nr_children; i++) {
+		const struct mem_cgroup *c = parent->children[i];
+		uint64_t setting = low ? c->low : c->min;
+
+		sum += c->usage < setting ? c->usage : setting;
+	}
+	return sum;
+}
+
+void mem_cgroup_calculate_protection(struct mem_cgroup *root, struct mem_cgroup *memcg)
+{
+	struct mem_cgroup *parent;
+
+	if (!root)
+		root = mm.root_mem_cgroup;
+	memcg->emin = memcg->elow = 0;
+	if (memcg == root)
+		return;
+	parent = memcg->parent;
+	if (parent == root) {
+		memcg->emin = memcg->usage < memcg->min ? memcg->usage : memcg->min;
+		memcg->elow = memcg->usage < memcg->low ? memcg->usage : memcg->low;
+		return;
+	}
+	memcg->emin = effective_protection(memcg->usage, parent->usage, memcg->min,
+					   parent->emin, siblings_protected(parent, false));
+	memcg->elow = effective_protection(memcg->usage, parent->usage, memcg->low,
+					   parent->elow, siblings_protected(parent, true));
+}
+
+bool mem_cgroup_below_min(const struct mem_cgroup *target, const struct mem_cgroup *memcg)
+{
+	if (memcg == target || memcg == mm.root_mem_cgroup)
+		return false;
+	return memcg->usage <= memcg->emin;
+}
+
+bool mem_cgroup_below_low(const struct mem_cgroup *target, const struct mem_cgroup *memcg)
+{
+	if (memcg == target || memcg == mm.root_mem_cgroup)
+		return false;
+	return memcg->usage <= memcg->elow;
+}
+
+void mem_cgroup_protection(const struct mem_cgroup *root, const struct mem_cgroup *memcg,
+			   uint64_t *min, uint64_t *low)
+{
+	*min = *low = 0;
+	if (memcg == root || memcg == mm.root_mem_cgroup)
+		return;
+	*min = memcg->emin;
+	*low = memcg->elow;
+}
+
+/* ---- the OOM killer ---- */
+
+/* oom_badness(): resident anon pages (swap entries join with swap). */
+static uint64_t oom_badness(const struct task *t)
+{
+	return t->rss_anon;
+}
+
+static void oom_kill_task(struct task *victim, struct actor *a)
+{
+	victim->oom_killed = true;
+	victim->oom_kill_ns = a ? actor_now_ns(a) : engine_clock_ns();
+	memcg_memory_event(victim->memcg, MEMCG_OOM_KILL);
+	count_vm_events(OOM_KILL, 1);
+	mm.nr_oom_kills++;
+	/* the OOM reaper frees the victim's anonymous memory at once */
+	task_free_anon(victim);
+}
+
+bool out_of_memory(struct mem_cgroup *memcg, struct actor *a)
+{
+	struct task *victim = NULL;
+	uint64_t best = 0;
+
+	for (int i = 0; i < mm.nr_tasks; i++) {
+		struct task *t = mm.tasks[i];
+		uint64_t points;
+
+		if (t->oom_killed)
+			continue;
+		if (memcg && !mem_cgroup_is_descendant(t->memcg, memcg))
+			continue;
+		points = oom_badness(t);
+		if (!victim || points > best) {
+			victim = t;
+			best = points;
+		}
+	}
+	if (!victim)
+		return false;
+	oom_kill_task(victim, a);
+	return true;
+}
+
+/* ---- memory.reclaim ---- */
+
+int memory_reclaim(struct mem_cgroup *memcg, uint64_t nr_pages, int swappiness,
+		   struct actor *a, uint64_t *reclaimed)
+{
+	unsigned int nr_retries = MAX_RECLAIM_RETRIES;
+	uint64_t nr_reclaimed = 0;
+
+	while (nr_reclaimed < nr_pages) {
+		/* The whole remaining request per round ("pre" batching). */
+		uint64_t got = try_to_free_mem_cgroup_pages(memcg, nr_pages - nr_reclaimed,
+							    true, swappiness, true, a);
+
+		if (!got && !nr_retries--)
+			break;
+		nr_reclaimed += got;
+	}
+	*reclaimed = nr_reclaimed;
+	return nr_reclaimed < nr_pages ? -EAGAIN : 0;
+}

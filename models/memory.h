@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What workloads call: tasks, files, anonymous regions, and page accesses
+ * through read()/write(), mmap and anonymous memory, with their faults,
+ * page allocation, memcg charging and the OOM killer behind them.
+ */
+#ifndef MMEMU_MODELS_MEMORY_H
+#define MMEMU_MODELS_MEMORY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "models/mm.h"
+
+/* How an access was served. Negative: the task was OOM-killed (-EINTR). */
+enum access_result {
+	ACCESS_HIT,		/* resident and mapped (or cached for read()) */
+	ACCESS_MINOR,		/* minor fault: resident, mapped now */
+	ACCESS_MAJOR,		/* read from storage */
+	ACCESS_NEW,		/* new page (anon zero-fill) */
+};
+
+/* ---- memcg (memcontrol.c) ---- */
+struct mem_cgroup *mem_cgroup_create(struct mem_cgroup *parent, const char *name);
+struct mem_cgroup *mem_cgroup_find(const char *name);
+/* try_charge_memcg() for one page: reclaim, retries, then the OOM killer. */
+int mem_cgroup_charge(struct actor *a, struct task *t, struct mem_cgroup *memcg);
+void mem_cgroup_uncharge(struct mem_cgroup *memcg, uint64_t nr_pages);
+void memcg_memory_event(struct mem_cgroup *memcg, enum memcg_memory_event event);
+/* Kills the task with the largest footprint under memcg (NULL: whole machine). */
+bool out_of_memory(struct mem_cgroup *memcg, struct actor *a);
+/* memory.reclaim: returns 0 or -EAGAIN; `reclaimed` gets pages freed. */
+int memory_reclaim(struct mem_cgroup *memcg, uint64_t nr_pages, int swappiness,
+		   struct actor *a, uint64_t *reclaimed);
+
+/* ---- tasks and mappings ---- */
+struct task *task_create(const char *name, struct mem_cgroup *memcg, int nid);
+struct address_space *file_create(const char *name, uint64_t nr_pages,
+				  struct blockdev *bdev, uint64_t bdev_start, bool exec);
+struct address_space *anon_region_create(struct task *t, const char *name,
+					 uint64_t nr_pages);
+/* munmap of a whole anon region: frees its pages (the region stays usable). */
+void anon_region_zap(struct address_space *as);
+/* exit_mmap(): frees every anon page of the task. */
+void task_free_anon(struct task *t);
+
+/* ---- accesses (the per-page hot path for hits) ---- */
+/* read()/write() of one page of a file: mark_page_accessed on a hit. */
+int filemap_read(struct actor *a, struct task *t, struct address_space *f,
+		 uint64_t index);
+/* An access through a mapping of a file: sets the young bit on a hit. */
+int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
+		       uint64_t index, bool write);
+/* An access to anonymous memory: sets the young (and dirty) bit on a hit. */
+int anon_access(struct actor *a, struct task *t, struct address_space *as,
+		uint64_t index, bool write);
+
+/* ---- page allocation (page_alloc.c) ---- */
+/*
+ * Allocates a page for `t` on its node (fallback to others), charging
+ * `memcg`. Direct reclaim and OOM as needed. Returns the folio index with
+ * nid and memcg set, or 0 when the task was killed.
+ */
+uint32_t alloc_charge_folio(struct actor *a, struct task *t, struct mem_cgroup *memcg);
+/* Adds a new folio to the LRU (through workingset_refault when shadowed). */
+void folio_add_lru(struct folio *folio, uint64_t shadow);
+
+#endif

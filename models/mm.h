@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The memory-management model, as in the kernel's include/linux/mmzone.h,
+ * memcontrol.h and mm_types.h: nodes (pglist_data), memory cgroups, one
+ * lruvec per (memcg, node), address spaces (files and anonymous regions),
+ * tasks, and the counters printed under /proc/vmstat and memory.stat names.
+ *
+ * One simulated kernel per process: like the kernel's NODE_DATA() and
+ * root_mem_cgroup, its state is global (struct mm_kernel mm).
+ */
+#ifndef MMEMU_MODELS_MM_H
+#define MMEMU_MODELS_MM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/engine.h"
+#include "models/folio.h"
+#include "numa/numa.h"
+#include "storage/blockdev.h"
+
+#define SWAP_CLUSTER_MAX 32UL
+#define DEF_PRIORITY 12
+#define MAX_RECLAIM_RETRIES 16
+#define MAX_MEMCGS 1024
+#define MAX_TASKS 4096
+
+enum lru_list {
+	LRU_INACTIVE_ANON,
+	LRU_ACTIVE_ANON,
+	LRU_INACTIVE_FILE,
+	LRU_ACTIVE_FILE,
+	LRU_UNEVICTABLE,
+	NR_LRU_LISTS
+};
+#define NR_EVICTABLE_LRU LRU_UNEVICTABLE
+#define LRU_BASE 0
+#define LRU_ACTIVE 1
+#define LRU_FILE 2
+
+static inline bool is_file_lru(enum lru_list lru)
+{
+	return lru == LRU_INACTIVE_FILE || lru == LRU_ACTIVE_FILE;
+}
+
+static inline bool is_active_lru(enum lru_list lru)
+{
+	return lru == LRU_ACTIVE_ANON || lru == LRU_ACTIVE_FILE;
+}
+
+#define for_each_evictable_lru(lru) for (lru = 0; lru < NR_EVICTABLE_LRU; lru++)
+
+/* Per-lruvec state counters (node_stat_item); node and memcg values are sums. */
+enum node_stat_item {
+	NR_LRU_BASE,
+	NR_INACTIVE_ANON = NR_LRU_BASE,
+	NR_ACTIVE_ANON,
+	NR_INACTIVE_FILE,
+	NR_ACTIVE_FILE,
+	NR_UNEVICTABLE,
+	NR_ISOLATED_ANON,
+	NR_ISOLATED_FILE,
+	NR_ANON_MAPPED,		/* anon pages resident */
+	NR_FILE_PAGES,		/* page cache pages */
+	NR_FILE_MAPPED,		/* page cache pages mapped by a PTE */
+	NR_FILE_DIRTY,
+	NR_WRITEBACK,
+	WORKINGSET_REFAULT_ANON,
+	WORKINGSET_REFAULT_FILE,
+	WORKINGSET_ACTIVATE_ANON,
+	WORKINGSET_ACTIVATE_FILE,
+	WORKINGSET_RESTORE_ANON,
+	WORKINGSET_RESTORE_FILE,
+	WORKINGSET_NODERECLAIM,
+	NR_NODE_STAT_ITEMS
+};
+#define WORKINGSET_REFAULT_BASE WORKINGSET_REFAULT_ANON
+#define WORKINGSET_ACTIVATE_BASE WORKINGSET_ACTIVATE_ANON
+#define WORKINGSET_RESTORE_BASE WORKINGSET_RESTORE_ANON
+
+/* Events (vm_event_item), counted globally and per memcg. */
+enum vm_event_item {
+	PGPGIN,
+	PGPGOUT,
+	PSWPIN,
+	PSWPOUT,
+	PGALLOC,
+	PGFREE,
+	PGACTIVATE,
+	PGDEACTIVATE,
+	PGFAULT,
+	PGMAJFAULT,
+	PGREFILL,
+	PGSTEAL_KSWAPD,
+	PGSTEAL_DIRECT,
+	PGSCAN_KSWAPD,
+	PGSCAN_DIRECT,
+	PGSCAN_DIRECT_THROTTLE,
+	PGSCAN_ANON,
+	PGSCAN_FILE,
+	PGSTEAL_ANON,
+	PGSTEAL_FILE,
+	PGROTATED,
+	ALLOCSTALL,
+	PAGEOUTRUN,
+	OOM_KILL,
+	NR_VM_EVENT_ITEMS
+};
+
+/* memory.events */
+enum memcg_memory_event {
+	MEMCG_LOW,
+	MEMCG_HIGH,
+	MEMCG_MAX,
+	MEMCG_OOM,
+	MEMCG_OOM_KILL,
+	MEMCG_NR_MEMORY_EVENTS
+};
+
+extern const char *const node_stat_vmstat_name[NR_NODE_STAT_ITEMS];
+extern const char *const node_stat_memcg_name[NR_NODE_STAT_ITEMS];
+extern const char *const vm_event_name[NR_VM_EVENT_ITEMS];
+extern const char *const memcg_event_name[MEMCG_NR_MEMORY_EVENTS];
+
+struct mem_cgroup;
+struct reclaim_policy;
+
+/* The LRU vector of one memcg on one node. */
+struct lruvec {
+	struct mem_cgroup *memcg;	/* owner */
+	int nid;			/* node */
+	int64_t stat[NR_NODE_STAT_ITEMS];	/* local counters of this (memcg, node) */
+	uint64_t anon_cost;		/* lru_note_cost(): recent anon reclaim cost */
+	uint64_t file_cost;		/* ... and file */
+	uint64_t nonresident_age;	/* workingset clock: evictions + activations */
+	uint64_t refaults[2];		/* WORKINGSET_ACTIVATE snapshot (anon, file) */
+	unsigned long flags;		/* LRUVEC_* bits */
+	void *lrupriv;			/* policy state, opaque to vmscan */
+};
+
+enum lruvec_flags {
+	LRUVEC_CGROUP_CONGESTED,	/* memcg reclaim saw dirty == congested */
+	LRUVEC_NODE_CONGESTED,		/* node-level congestion */
+};
+
+struct mem_cgroup {
+	char name[64];			/* path below the root, "" for the root */
+	unsigned short id;		/* mem_cgroup_id(), nonzero */
+	struct mem_cgroup *parent;	/* NULL for the root */
+	struct mem_cgroup **children;	/* child memcgs */
+	int nr_children;
+	uint64_t max, high, low, min;	/* limits in pages (UINT64_MAX = "max") */
+	uint64_t swap_max;		/* memory.swap.max in pages */
+	int swappiness;			/* memory.swappiness (cgroup v1 semantics, kept) */
+	uint64_t usage;			/* page_counter: pages charged */
+	uint64_t watermark;		/* memory.peak */
+	uint64_t swap_usage;		/* swap slots charged */
+	uint64_t emin, elow;		/* effective protection for the current reclaim */
+	uint64_t memory_events[MEMCG_NR_MEMORY_EVENTS];	/* memory.events (local) */
+	uint64_t events[NR_VM_EVENT_ITEMS];	/* local event counts */
+	struct lruvec *lruvec[MAX_NUMNODES];	/* per node */
+	bool online;			/* not deleted */
+	void *lrupriv;			/* policy state per memcg (memcg LRU) */
+};
+
+enum pgdat_flags {
+	PGDAT_DIRTY,		/* reclaim met many dirty file pages at the tail */
+	PGDAT_WRITEBACK,	/* reclaim met many pages under writeback */
+	PGDAT_RECLAIM_LOCKED,
+};
+
+enum vmscan_throttle_state {
+	VMSCAN_THROTTLE_WRITEBACK,
+	VMSCAN_THROTTLE_ISOLATED,
+	VMSCAN_THROTTLE_NOPROGRESS,
+	VMSCAN_THROTTLE_CONGESTED,
+	NR_VMSCAN_THROTTLE
+};
+
+/* Per-node memory-management state (struct pglist_data). */
+struct pglist_data {
+	int node_id;			/* nid */
+	struct numa_node *node;		/* free pages and watermarks (numa/) */
+	struct actor *kswapd;		/* the node's kswapd */
+	struct waitq *kswapd_wait;	/* kswapd sleeps here */
+	bool kswapd_sleeping;		/* waiting on kswapd_wait */
+	int kswapd_failures;		/* balance_pgdat runs that reclaimed nothing */
+	unsigned long flags;		/* PGDAT_* bits */
+	struct waitq *reclaim_wait[NR_VMSCAN_THROTTLE];	/* reclaim_throttle() */
+	int nr_reclaim_throttled;	/* throttled on WRITEBACK */
+	uint64_t nr_reclaim_start;	/* NR_THROTTLED_WRITTEN snapshot */
+	uint64_t nr_throttled_written;	/* pages written back since */
+	uint64_t throttle_ns[NR_VMSCAN_THROTTLE];	/* time spent throttled */
+	void *lrupriv;			/* policy state per node */
+};
+
+enum address_space_type {
+	AS_FILE,
+	AS_ANON
+};
+
+/* slot values: 0 empty, folio index, or an xa_value (shadow) entry */
+#define XA_VALUE_BIT (1ULL << 63)
+
+static inline bool xa_is_value(uint64_t entry)
+{
+	return entry & XA_VALUE_BIT;
+}
+
+/* Per-page PTE bits of a mapped page (one shared PTE per page). */
+#define PTE_PRESENT 0x1
+#define PTE_YOUNG 0x2
+#define PTE_DIRTY 0x4
+
+struct task;
+
+/* A file's page cache or an anonymous region's page table. */
+struct address_space {
+	uint32_t id;			/* index in mm.mappings */
+	enum address_space_type type;	/* file or anon */
+	char name[48];			/* scenario name */
+	uint64_t nr_pages;		/* size */
+	uint64_t *slots;		/* per page: folio index, shadow, or 0 */
+	uint8_t *ptes;			/* per page: PTE_* bits; NULL if never mapped */
+	struct blockdev *bdev;		/* backing device (files) */
+	uint64_t bdev_start;		/* first page number on the device */
+	struct task *owner;		/* anon: the task whose region this is */
+	bool exec;			/* mapped VM_EXEC */
+	uint64_t nr_resident;		/* folios present */
+	uint64_t ra_prev;		/* readahead: last index read + 1 */
+	uint32_t ra_size;		/* readahead: current window in pages */
+	uint32_t mmap_miss;		/* faults that missed, less hits (read-around off past 100) */
+};
+
+/* A process: a memcg member with anonymous regions; the OOM killer's unit. */
+struct task {
+	int id;				/* pid-like */
+	char name[48];			/* comm */
+	struct mem_cgroup *memcg;	/* its cgroup */
+	int nid;			/* preferred node (mempolicy local) */
+	bool oom_killed;		/* SIGKILL from the OOM killer */
+	uint64_t oom_kill_ns;		/* when */
+	uint64_t rss_anon;		/* resident anon pages */
+	uint32_t *regions;		/* anon address_space ids */
+	int nr_regions;
+};
+
+/* The simulated kernel. */
+struct mm_kernel {
+	struct machine machine;		/* NUMA topology and free pages */
+	struct pglist_data node_data[MAX_NUMNODES];
+	struct mem_cgroup *root_mem_cgroup;
+	struct mem_cgroup *memcgs[MAX_MEMCGS];	/* by id */
+	int nr_memcgs;
+	struct address_space **mappings;	/* by id */
+	uint32_t nr_mappings;
+	struct task *tasks[MAX_TASKS];
+	int nr_tasks;
+	const struct reclaim_policy *policy;	/* the reclaim policy */
+	uint64_t vm_events[NR_VM_EVENT_ITEMS];	/* /proc/vmstat events */
+	int vm_swappiness;		/* vm.swappiness */
+	unsigned int bucket_order;	/* workingset shadow timestamp granularity */
+	uint64_t nr_alloc_inflight;	/* charged, not yet on an LRU */
+	uint64_t nr_oom_kills;		/* OOM kills of any kind */
+	bool swap_enabled;		/* a swap device exists (later) */
+};
+
+extern struct mm_kernel mm;
+
+#define NODE_DATA(nid) (&mm.node_data[nid])
+#define for_each_node(nid) for (nid = 0; nid < mm.machine.nr_nodes; nid++)
+
+static inline struct lruvec *mem_cgroup_lruvec(struct mem_cgroup *memcg,
+					       struct pglist_data *pgdat)
+{
+	return (memcg ? memcg : mm.root_mem_cgroup)->lruvec[pgdat->node_id];
+}
+
+static inline struct pglist_data *lruvec_pgdat(const struct lruvec *lruvec)
+{
+	return NODE_DATA(lruvec->nid);
+}
+
+static inline struct mem_cgroup *folio_memcg(const struct folio *folio)
+{
+	return mm.memcgs[folio->memcg_id];
+}
+
+static inline struct lruvec *folio_lruvec(const struct folio *folio)
+{
+	return folio_memcg(folio)->lruvec[folio->nid];
+}
+
+static inline struct address_space *folio_mapping(const struct folio *folio)
+{
+	return mm.mappings[folio->mapping];
+}
+
+/* Kernel-wide setup from nodes already described in `machine`. */
+int mm_init(const struct machine *machine, const struct reclaim_policy *policy,
+	    int vm_swappiness);
+void mm_exit(void);
+
+/* Local lruvec counter, as __mod_lruvec_state() would update it. */
+static inline void mod_lruvec_state(struct lruvec *lruvec, enum node_stat_item idx,
+				    int64_t val)
+{
+	lruvec->stat[idx] += val;
+}
+
+/* lruvec_page_state(): hierarchical (the memcg and its descendants). */
+uint64_t lruvec_page_state(const struct lruvec *lruvec, enum node_stat_item idx);
+/* lruvec_lru_size(): pages on this lruvec's own list. */
+static inline uint64_t lruvec_lru_size(const struct lruvec *lruvec, enum lru_list lru)
+{
+	return (uint64_t)lruvec->stat[NR_LRU_BASE + lru];
+}
+/* node_page_state(): summed over every memcg. */
+uint64_t node_page_state(const struct pglist_data *pgdat, enum node_stat_item idx);
+/* memcg_page_state(): the memcg subtree over every node. */
+uint64_t memcg_page_state(const struct mem_cgroup *memcg, enum node_stat_item idx);
+/* memcg_events(): the memcg subtree. */
+uint64_t memcg_events(const struct mem_cgroup *memcg, enum vm_event_item idx);
+uint64_t memcg_memory_events(const struct mem_cgroup *memcg, enum memcg_memory_event idx);
+
+static inline void count_vm_events(enum vm_event_item item, uint64_t n)
+{
+	mm.vm_events[item] += n;
+}
+
+static inline void count_memcg_events(struct mem_cgroup *memcg,
+				      enum vm_event_item item, uint64_t n)
+{
+	memcg->events[item] += n;
+}
+
+/* update_lru_size(): list size accounting shared by every policy. */
+static inline void update_lru_size(struct lruvec *lruvec, enum lru_list lru, int64_t nr)
+{
+	lruvec->stat[NR_LRU_BASE + lru] += nr;
+}
+
+/* Ancestor walk: parent_lruvec(). */
+static inline struct lruvec *parent_lruvec(const struct lruvec *lruvec)
+{
+	struct mem_cgroup *parent = lruvec->memcg->parent;
+
+	return parent ? parent->lruvec[lruvec->nid] : NULL;
+}
+
+bool mem_cgroup_is_descendant(const struct mem_cgroup *memcg,
+			      const struct mem_cgroup *root);
+
+/*
+ * mem_cgroup_iter(): pre-order walk of the subtree under root (NULL = the
+ * whole tree). Returns NULL after the last.
+ */
+struct mem_cgroup *mem_cgroup_iter(struct mem_cgroup *root, struct mem_cgroup *prev);
+
+/* Checks the model's invariants; 0 or -1 with a message in err. */
+int mm_check_invariants(char *err, size_t len);
+
+#endif

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "models/memory.h"
+#include "models/policy.h"
+#include "models/vmscan.h"
+#include "scenarios/run.h"
+#include "scenarios/workload.h"
+
+static uint64_t pages_of(uint64_t bytes)
+{
+	return bytes == UINT64_MAX ? UINT64_MAX : bytes / 4096;
+}
+
+static double host_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void report_vmstat(struct run_result *r)
+{
+	struct result_group *g = result_group(r, "vmstat");
+	uint64_t nr_free = 0;
+	int nid;
+
+	for_each_node(nid)
+		nr_free += mm.machine.node[nid].nr_free;
+	result_add_u64(g, "nr_free_pages", nr_free);
+	for (int i = 0; i < NR_NODE_STAT_ITEMS; i++) {
+		uint64_t sum = 0;
+
+		for_each_node(nid)
+			sum += node_page_state(NODE_DATA(nid), (enum node_stat_item)i);
+		result_add_u64(g, node_stat_vmstat_name[i], sum);
+	}
+	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)
+		result_add_u64(g, vm_event_name[i], mm.vm_events[i]);
+}
+
+static void report_nodes(struct run_result *r)
+{
+	static const char *const throttle_names[NR_VMSCAN_THROTTLE] = {
+		"throttle_writeback_ms", "throttle_isolated_ms",
+		"throttle_noprogress_ms", "throttle_congested_ms",
+	};
+	int nid;
+
+	for_each_node(nid) {
+		struct pglist_data *pgdat = NODE_DATA(nid);
+		struct numa_node *n = pgdat->node;
+		char name[32];
+		struct result_group *g;
+
+		snprintf(name, sizeof(name), "node.%d", nid);
+		g = result_group(r, name);
+		result_add_u64(g, "managed_pages", n->managed_pages);
+		result_add_u64(g, "nr_free_pages", n->nr_free);
+		result_add_u64(g, "min", n->wmark[WMARK_MIN]);
+		result_add_u64(g, "low", n->wmark[WMARK_LOW]);
+		result_add_u64(g, "high", n->wmark[WMARK_HIGH]);
+		result_add_u64(g, "numa_local", n->nr_alloc_local);
+		result_add_u64(g, "numa_foreign", n->nr_alloc_foreign);
+		for (int i = 0; i < NR_NODE_STAT_ITEMS; i++)
+			result_add_u64(g, node_stat_vmstat_name[i],
+				       node_page_state(pgdat, (enum node_stat_item)i));
+		for (int t = 0; t < NR_VMSCAN_THROTTLE; t++)
+			result_add(g, throttle_names[t], (double)pgdat->throttle_ns[t] / 1e6, false);
+		result_add_u64(g, "kswapd_failures", (uint64_t)pgdat->kswapd_failures);
+	}
+}
+
+static void report_memcg(struct run_result *r, struct mem_cgroup *memcg)
+{
+	static const enum vm_event_item events[] = {
+		PGFAULT, PGMAJFAULT, PGREFILL, PGSCAN_KSWAPD, PGSCAN_DIRECT,
+		PGSTEAL_KSWAPD, PGSTEAL_DIRECT, PGACTIVATE, PGDEACTIVATE,
+	};
+	static const enum node_stat_item sizes[] = {
+		NR_ANON_MAPPED, NR_FILE_PAGES, NR_FILE_MAPPED, NR_FILE_DIRTY, NR_WRITEBACK,
+		NR_INACTIVE_ANON, NR_ACTIVE_ANON, NR_INACTIVE_FILE, NR_ACTIVE_FILE,
+		NR_UNEVICTABLE,
+	};
+	static const enum node_stat_item counts[] = {
+		WORKINGSET_REFAULT_ANON, WORKINGSET_REFAULT_FILE, WORKINGSET_ACTIVATE_ANON,
+		WORKINGSET_ACTIVATE_FILE, WORKINGSET_RESTORE_ANON, WORKINGSET_RESTORE_FILE,
+		WORKINGSET_NODERECLAIM,
+	};
+	char name[128];
+	struct result_group *g;
+
+	snprintf(name, sizeof(name), "memcg.%s", memcg->name);
+	g = result_group(r, name);
+	result_add_u64(g, "memory.current", memcg->usage * 4096);
+	result_add_u64(g, "memory.peak", memcg->watermark * 4096);
+	result_add_u64(g, "memory.max", memcg->max == UINT64_MAX ? 0 : memcg->max * 4096);
+
+	snprintf(name, sizeof(name), "memcg.%s.memory.stat", memcg->name);
+	g = result_group(r, name);
+	/* memory.stat prints sizes in bytes and events as counts */
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		result_add_u64(g, node_stat_memcg_name[sizes[i]],
+			       memcg_page_state(memcg, sizes[i]) * 4096);
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		result_add_u64(g, node_stat_memcg_name[counts[i]], memcg_page_state(memcg, counts[i]));
+	result_add_u64(g, "pgscan", memcg_events(memcg, PGSCAN_KSWAPD) +
+				    memcg_events(memcg, PGSCAN_DIRECT));
+	result_add_u64(g, "pgsteal", memcg_events(memcg, PGSTEAL_KSWAPD) +
+				     memcg_events(memcg, PGSTEAL_DIRECT));
+	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++)
+		result_add_u64(g, vm_event_name[events[i]], memcg_events(memcg, events[i]));
+
+	snprintf(name, sizeof(name), "memcg.%s.memory.events", memcg->name);
+	g = result_group(r, name);
+	for (int i = 0; i < MEMCG_NR_MEMORY_EVENTS; i++)
+		result_add_u64(g, memcg_event_name[i],
+			       memcg_memory_events(memcg, (enum memcg_memory_event)i));
+}
+
+static void report_device(struct run_result *r, const struct blockdev *d, uint64_t end_ns)
+{
+	char name[64];
+	struct result_group *g;
+	uint64_t nr = d->st.nr_reads + d->st.nr_writes;
+
+	snprintf(name, sizeof(name), "device.%s", d->name);
+	g = result_group(r, name);
+	result_add_u64(g, "reads", d->st.nr_reads);
+	result_add_u64(g, "writes", d->st.nr_writes);
+	result_add_u64(g, "read_bytes", d->st.bytes_read);
+	result_add_u64(g, "write_bytes", d->st.bytes_written);
+	result_add(g, "util", blockdev_util(d, end_ns), false);
+	result_add(g, "queue_us_mean", nr ? (double)d->st.queue_ns / (double)nr / 1e3 : 0, false);
+	result_add(g, "io_us_mean", nr ? (double)d->st.service_ns / (double)nr / 1e3 : 0, false);
+}
+
+int scenario_run(const struct scenario *s, const struct run_opts *o,
+		 struct run_result *r, char *err, size_t errlen)
+{
+	const struct reclaim_policy *policy = reclaim_policy_find(o->policy);
+	uint64_t pages[SCN_MAX_NODES];
+	int cpus[SCN_MAX_NODES];
+	struct machine machine;
+	struct blockdev *devs = NULL;
+	struct mem_cgroup **memcgs = NULL;
+	struct workload *wls = NULL;
+	uint64_t *dev_next = NULL, end_ns;
+	double host_start = host_now();
+	char *xml;
+	int nid, rc = -1;
+
+	if (!policy) {
+		snprintf(err, errlen, "unknown policy '%s'", o->policy);
+		return -1;
+	}
+	for (int n = 0; n < s->machine.nodes; n++) {
+		pages[n] = (s->node[n].memory ? s->node[n].memory : s->machine.node_memory) / 4096;
+		cpus[n] = s->node[n].cpus ? s->node[n].cpus : s->machine.node_cpus;
+	}
+	if (machine_init(&machine, s->machine.nodes, pages, cpus,
+			 (unsigned int)s->machine.watermark_scale_factor)) {
+		snprintf(err, errlen, "scenario '%s': [machine]: impossible machine", s->path);
+		return -1;
+	}
+	xml = numa_platform_xml(&machine);
+	if (!xml || engine_init(xml, o->seed)) {
+		free(xml);
+		snprintf(err, errlen, "engine: cannot load the platform");
+		return -1;
+	}
+	free(xml);
+	if (mm_init(&machine, policy, s->machine.swappiness)) {
+		snprintf(err, errlen, "scenario '%s': cannot set up %llu pages", s->path,
+			 (unsigned long long)folio_table.nr);
+		return -1;
+	}
+
+	devs = calloc((size_t)s->nr_devices + 1, sizeof(*devs));
+	dev_next = calloc((size_t)s->nr_devices + 1, sizeof(*dev_next));
+	memcgs = calloc((size_t)s->nr_memcgs + 1, sizeof(*memcgs));
+	wls = calloc((size_t)s->nr_workloads, sizeof(*wls));
+	if (!devs || !dev_next || !memcgs || !wls) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	for (int i = 0; i < s->nr_devices; i++) {
+		const struct scn_device *sd = &s->device[i];
+		struct bdev_params p;
+		enum bdev_type t;
+
+		bdev_type_parse(sd->type, &t);
+		blockdev_default_params(t, &p);
+		if (sd->read_lat_ns)
+			p.read_lat_ns = sd->read_lat_ns;
+		if (sd->write_lat_ns)
+			p.write_lat_ns = sd->write_lat_ns;
+		if (sd->read_bw)
+			p.read_bw = sd->read_bw;
+		if (sd->write_bw)
+			p.write_bw = sd->write_bw;
+		if (sd->channels)
+			p.nr_channels = (unsigned int)sd->channels;
+		p.delay_read_ns = sd->delay_read_ns;
+		p.delay_write_ns = sd->delay_write_ns;
+		blockdev_init(&devs[i], sd->name, &p);
+	}
+	for (int i = 0; i < s->nr_memcgs; i++) {
+		const struct scn_memcg *sm = &s->memcg[i];
+		struct mem_cgroup *parent = mm.root_mem_cgroup;
+
+		if (sm->parent[0])
+			parent = mem_cgroup_find(sm->parent);
+		memcgs[i] = mem_cgroup_create(parent, sm->name);
+		if (!memcgs[i]) {
+			snprintf(err, errlen, "scenario '%s': too many memcgs", s->path);
+			goto out;
+		}
+		memcgs[i]->max = pages_of(sm->max);
+		memcgs[i]->high = pages_of(sm->high);
+		memcgs[i]->low = pages_of(sm->low);
+		memcgs[i]->min = pages_of(sm->min);
+		memcgs[i]->swap_max = pages_of(sm->swap_max);
+		if (sm->swappiness >= 0)
+			memcgs[i]->swappiness = sm->swappiness;
+	}
+	for (int i = 0; i < s->nr_workloads; i++) {
+		const struct scn_workload *sw = &s->workload[i];
+		struct mem_cgroup *memcg = sw->memcg[0] ? mem_cgroup_find(sw->memcg)
+							: mm.root_mem_cgroup;
+		struct blockdev *bdev = NULL;
+		uint64_t start = 0;
+
+		for (int d = 0; d < s->nr_devices; d++) {
+			if (!strcmp(s->device[d].name, sw->device)) {
+				bdev = &devs[d];
+				start = dev_next[d];
+				dev_next[d] += sw->size / 4096;
+			}
+		}
+		if (workload_start(&wls[i], sw, memcg, bdev, start)) {
+			snprintf(err, errlen, "scenario '%s': [workload.%s]: cannot set it up",
+				 s->path, sw->name);
+			goto out;
+		}
+	}
+	for_each_node(nid)
+		kswapd_run(nid);
+
+	end_ns = engine_run(s->machine.duration_ns);
+
+	if (o->check_invariants && mm_check_invariants(err, errlen))
+		goto out;
+
+	snprintf(r->policy, sizeof(r->policy), "%s", o->policy);
+	snprintf(r->options, sizeof(r->options), "%s", o->options ? o->options : "");
+	r->seed = o->seed;
+	r->sim_seconds = (double)end_ns / 1e9;
+	for (int i = 0; i < s->nr_workloads; i++) {
+		char name[96];
+
+		snprintf(name, sizeof(name), "workload.%s", s->workload[i].name);
+		workload_report(&wls[i], result_group(r, name), end_ns);
+	}
+	report_vmstat(r);
+	for (int i = 0; i < s->nr_memcgs; i++)
+		report_memcg(r, memcgs[i]);
+	for (int i = 0; i < s->nr_devices; i++)
+		report_device(r, &devs[i], end_ns);
+	report_nodes(r);
+	r->host_seconds = host_now() - host_start;
+	rc = 0;
+out:
+	free(devs);
+	free(dev_next);
+	free(memcgs);
+	free(wls);
+	return rc;
+}

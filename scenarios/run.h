@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* One emulation: a scenario under one policy and seed, to a run_result. */
+#ifndef MMEMU_SCENARIOS_RUN_H
+#define MMEMU_SCENARIOS_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scenarios/result.h"
+#include "scenarios/scenario.h"
+
+struct run_opts {
+	const char *policy;		/* policy name */
+	uint64_t seed;			/* run seed */
+	const char *options;		/* the --set text, for the record */
+	bool check_invariants;		/* check the model's invariants at the end */
+};
+
+/*
+ * Runs the scenario in this process (the engine lives once per process).
+ * Returns 0, or -1 with a message (an invariant broken is reported so).
+ */
+int scenario_run(const struct scenario *s, const struct run_opts *o,
+		 struct run_result *r, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,769 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Scenario parsing: libinih reads the file (through a line-counting reader,
+ * so every key keeps its line), --set overrides are merged, then a key
+ * table per section kind checks and converts each value.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ini.h>
+
+#include "scenarios/scenario.h"
+
+#define SIZE_MAX_VALUE UINT64_MAX
+
+/* ---- value parsing ---- */
+
+int parse_size(const char *s, uint64_t *bytes)
+{
+	char *end;
+	double v, mult = 1;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!*s || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || !isfinite(v) || v < 0)
+		return -1;
+	switch (toupper((unsigned char)*end)) {
+	case 'K': mult = 1024.0; end++; break;
+	case 'M': mult = 1024.0 * 1024; end++; break;
+	case 'G': mult = 1024.0 * 1024 * 1024; end++; break;
+	case 'T': mult = 1024.0 * 1024 * 1024 * 1024; end++; break;
+	default: break;
+	}
+	if (mult > 1 && toupper((unsigned char)*end) == 'I' && toupper((unsigned char)end[1]) == 'B')
+		end += 2;
+	else if (mult > 1 && toupper((unsigned char)*end) == 'B')
+		end++;
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end)
+		return -1;
+	v *= mult;
+	if (v >= 1.8e19)
+		return -1;
+	*bytes = (uint64_t)llround(v);
+	return 0;
+}
+
+int parse_time_ns(const char *s, uint64_t *ns)
+{
+	char *end;
+	double v, mult = 1e9;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!*s || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || !isfinite(v) || v < 0)
+		return -1;
+	if (!strncmp(end, "ns", 2)) { mult = 1; end += 2; }
+	else if (!strncmp(end, "us", 2)) { mult = 1e3; end += 2; }
+	else if (!strncmp(end, "ms", 2)) { mult = 1e6; end += 2; }
+	else if (*end == 's') { mult = 1e9; end++; }
+	else if (*end == 'm' && end[1] != 's') { mult = 60e9; end++; }
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end)
+		return -1;
+	v *= mult;
+	if (v >= 1.8e19)
+		return -1;
+	*ns = (uint64_t)llround(v);
+	return 0;
+}
+
+static int parse_long(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 0);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (end == s || *end || errno || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_double(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (end == s || *end || errno || !isfinite(v) || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static const char *const wl_type_names[NR_WL_TYPES] = {
+	[WL_FILE_ZIPF] = "file-zipf",
+	[WL_ANON] = "anon",
+};
+
+const char *scn_workload_type_name(enum scn_workload_type t)
+{
+	return t < NR_WL_TYPES ? wl_type_names[t] : "?";
+}
+
+/* ---- key tables ---- */
+
+enum key_type {
+	KT_SIZE,	/* bytes, scaled */
+	KT_LIMIT,	/* bytes or "max", scaled */
+	KT_COUNT,	/* a count, scaled */
+	KT_INT,		/* integer in [lo, hi] */
+	KT_DOUBLE,	/* real in [lo, hi] */
+	KT_TIME,	/* duration */
+	KT_STRING,	/* name */
+	KT_BOOL,	/* 0/1, yes/no, true/false */
+	KT_WL_TYPE,	/* workload type */
+	KT_ACCESS,	/* read / mmap */
+	KT_SCALE,	/* a scale: 0.125 or 1/8 */
+};
+
+struct key_desc {
+	const char *key;	/* name in the file */
+	enum key_type type;
+	size_t offset;		/* in the section's struct */
+	size_t size;		/* string capacity */
+	double lo, hi;		/* bounds for KT_INT / KT_DOUBLE */
+	const char *what;	/* how errors name the value */
+};
+
+#define K(k, t, st, f, lo, hi, w) { k, t, offsetof(st, f), sizeof(((st *)0)->f), lo, hi, w }
+
+static const struct key_desc machine_keys[] = {
+	K("nodes", KT_INT, struct scn_machine, nodes, 1, SCN_MAX_NODES, "a node count"),
+	K("node_memory", KT_SIZE, struct scn_machine, node_memory, 0, 0, "a size"),
+	K("node_cpus", KT_INT, struct scn_machine, node_cpus, 1, 4096, "a core count"),
+	K("swappiness", KT_INT, struct scn_machine, swappiness, 0, 200, "a swappiness (0-200)"),
+	K("watermark_scale_factor", KT_INT, struct scn_machine, watermark_scale_factor, 1, 3000,
+	  "a factor (1-3000)"),
+	K("duration", KT_TIME, struct scn_machine, duration_ns, 0, 0, "a duration"),
+	K("policy", KT_STRING, struct scn_machine, policy, 0, 0, "a policy list"),
+	K("scale", KT_SCALE, struct scn_machine, scale, 0, 0, "a scale (0 < F <= 1, or 1/N)"),
+	{ 0 }
+};
+
+static const struct key_desc node_keys[] = {
+	K("memory", KT_SIZE, struct scn_node, memory, 0, 0, "a size"),
+	K("cpus", KT_INT, struct scn_node, cpus, 1, 4096, "a core count"),
+	{ 0 }
+};
+
+static const struct key_desc device_keys[] = {
+	K("type", KT_STRING, struct scn_device, type, 0, 0, "a device type"),
+	K("read_latency", KT_TIME, struct scn_device, read_lat_ns, 0, 0, "a duration"),
+	K("write_latency", KT_TIME, struct scn_device, write_lat_ns, 0, 0, "a duration"),
+	K("read_bandwidth", KT_SIZE, struct scn_device, read_bw, 0, 0, "a size per second"),
+	K("write_bandwidth", KT_SIZE, struct scn_device, write_bw, 0, 0, "a size per second"),
+	K("channels", KT_INT, struct scn_device, channels, 1, 256, "a channel count (1-256)"),
+	K("delay_read", KT_TIME, struct scn_device, delay_read_ns, 0, 0, "a duration"),
+	K("delay_write", KT_TIME, struct scn_device, delay_write_ns, 0, 0, "a duration"),
+	{ 0 }
+};
+
+static const struct key_desc memcg_keys[] = {
+	K("parent", KT_STRING, struct scn_memcg, parent, 0, 0, "a memcg name"),
+	K("max", KT_LIMIT, struct scn_memcg, max, 0, 0, "a size"),
+	K("high", KT_LIMIT, struct scn_memcg, high, 0, 0, "a size"),
+	K("low", KT_LIMIT, struct scn_memcg, low, 0, 0, "a size"),
+	K("min", KT_LIMIT, struct scn_memcg, min, 0, 0, "a size"),
+	K("swap_max", KT_LIMIT, struct scn_memcg, swap_max, 0, 0, "a size"),
+	K("swappiness", KT_INT, struct scn_memcg, swappiness, 0, 200, "a swappiness (0-200)"),
+	{ 0 }
+};
+
+static const struct key_desc workload_keys[] = {
+	K("type", KT_WL_TYPE, struct scn_workload, type, 0, 0, "a workload type (file-zipf, anon)"),
+	K("memcg", KT_STRING, struct scn_workload, memcg, 0, 0, "a memcg name"),
+	K("node", KT_INT, struct scn_workload, node, 0, SCN_MAX_NODES - 1, "a node id"),
+	K("threads", KT_INT, struct scn_workload, threads, 1, 1024, "a thread count (1-1024)"),
+	K("size", KT_SIZE, struct scn_workload, size, 0, 0, "a size"),
+	K("device", KT_STRING, struct scn_workload, device, 0, 0, "a device name"),
+	K("access", KT_ACCESS, struct scn_workload, access, 0, 0, "an access kind (read, mmap)"),
+	K("zipf_theta", KT_DOUBLE, struct scn_workload, zipf_theta, 0, 0.9999,
+	  "a zipf theta in [0, 1)"),
+	K("ops", KT_COUNT, struct scn_workload, ops, 0, 0, "a count"),
+	K("pages_per_op", KT_INT, struct scn_workload, pages_per_op, 1, 4096,
+	  "a page count (1-4096)"),
+	K("write_ratio", KT_DOUBLE, struct scn_workload, write_ratio, 0, 1, "a ratio in [0, 1]"),
+	K("think", KT_TIME, struct scn_workload, think_ns, 0, 0, "a duration"),
+	K("start", KT_TIME, struct scn_workload, start_ns, 0, 0, "a duration"),
+	K("prefault", KT_BOOL, struct scn_workload, prefault, 0, 0, "a boolean"),
+	{ 0 }
+};
+
+/* ---- raw entries ---- */
+
+struct entry {
+	char section[64];
+	char key[64];
+	char value[256];
+	int line;		/* 0 = from --set */
+	const char *set;	/* the --set text */
+};
+
+struct parse_ctx {
+	struct entry *e;
+	int nr, cap;
+	const char *text;	/* stream for the reader */
+	int line;		/* lines read so far */
+	bool overflow;		/* a field did not fit */
+};
+
+static char *ini_string_reader(char *str, int num, void *stream)
+{
+	struct parse_ctx *ctx = stream;
+	int i = 0;
+
+	if (!*ctx->text)
+		return NULL;
+	while (i < num - 1 && *ctx->text) {
+		char c = *ctx->text++;
+
+		str[i++] = c;
+		if (c == '\n')
+			break;
+	}
+	str[i] = '\0';
+	ctx->line++;
+	return str;
+}
+
+static int add_entry(struct parse_ctx *ctx, const char *section, const char *key,
+		     const char *value, int line, const char *set)
+{
+	struct entry *e;
+
+	if (strlen(section) >= sizeof(e->section) || strlen(key) >= sizeof(e->key) ||
+	    strlen(value) >= sizeof(e->value)) {
+		ctx->overflow = true;
+		return 0;
+	}
+	/* a later value of the same key replaces the earlier one */
+	for (int i = 0; i < ctx->nr; i++) {
+		e = &ctx->e[i];
+		if (!strcmp(e->section, section) && !strcmp(e->key, key)) {
+			snprintf(e->value, sizeof(e->value), "%s", value);
+			e->line = line;
+			e->set = set;
+			return 1;
+		}
+	}
+	if (ctx->nr == ctx->cap) {
+		int cap = ctx->cap ? 2 * ctx->cap : 64;
+		struct entry *n = realloc(ctx->e, (size_t)cap * sizeof(*n));
+
+		if (!n)
+			return 0;
+		ctx->e = n;
+		ctx->cap = cap;
+	}
+	e = &ctx->e[ctx->nr++];
+	memset(e, 0, sizeof(*e));
+	snprintf(e->section, sizeof(e->section), "%s", section);
+	snprintf(e->key, sizeof(e->key), "%s", key);
+	snprintf(e->value, sizeof(e->value), "%s", value);
+	e->line = line;
+	e->set = set;
+	return 1;
+}
+
+static int scenario_ini_handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct parse_ctx *ctx = user;
+
+	return add_entry(ctx, section, name, value, ctx->line, NULL);
+}
+
+/* ---- interpretation ---- */
+
+struct err_ctx {
+	char *buf;
+	size_t len;
+	const char *file;
+};
+
+static void where(const struct err_ctx *ec, const struct entry *e, char *out, size_t len)
+{
+	if (e->set)
+		snprintf(out, len, "--set '%s'", e->set);
+	else
+		snprintf(out, len, "scenario '%s' line %d", ec->file, e->line);
+}
+
+static int bad_value(const struct err_ctx *ec, const struct entry *e, const char *what)
+{
+	char w[320];
+
+	where(ec, e, w, sizeof(w));
+	snprintf(ec->buf, ec->len, "%s: [%s] %s: '%s' is not %s", w, e->section, e->key,
+		 e->value, what);
+	return -1;
+}
+
+static int parse_scale(const char *v, double *out)
+{
+	const char *slash = strchr(v, '/');
+	double num, den;
+
+	if (slash) {
+		char a[64];
+
+		if ((size_t)(slash - v) >= sizeof(a))
+			return -1;
+		memcpy(a, v, (size_t)(slash - v));
+		a[slash - v] = '\0';
+		if (parse_double(a, 1e-9, 1e9, &num) || parse_double(slash + 1, 1e-9, 1e9, &den))
+			return -1;
+		*out = num / den;
+	} else if (parse_double(v, 1e-9, 1, out)) {
+		return -1;
+	}
+	return *out > 0 && *out <= 1 ? 0 : -1;
+}
+
+static int apply_key(void *obj, const struct key_desc *tab, const struct entry *e,
+		     double scale, const struct err_ctx *ec)
+{
+	const struct key_desc *k;
+	char *p;
+
+	for (k = tab; k->key; k++)
+		if (!strcmp(k->key, e->key))
+			break;
+	if (!k->key) {
+		char w[320];
+
+		where(ec, e, w, sizeof(w));
+		snprintf(ec->buf, ec->len, "%s: [%s]: unknown key '%s'", w, e->section, e->key);
+		return -1;
+	}
+	p = (char *)obj + k->offset;
+	switch (k->type) {
+	case KT_SIZE:
+	case KT_LIMIT:
+	case KT_COUNT: {
+		uint64_t v;
+
+		if (k->type == KT_LIMIT && !strcmp(e->value, "max")) {
+			*(uint64_t *)p = SIZE_MAX_VALUE;
+			return 0;
+		}
+		if (k->type == KT_COUNT) {
+			double d;
+
+			if (parse_double(e->value, 0, 1e18, &d) || d != floor(d))
+				return bad_value(ec, e, "a count");
+			v = (uint64_t)d;
+		} else if (parse_size(e->value, &v)) {
+			return bad_value(ec, e, k->what);
+		}
+		*(uint64_t *)p = (uint64_t)llround((double)v * scale);
+		return 0;
+	}
+	case KT_INT: {
+		long v;
+
+		if (parse_long(e->value, (long)k->lo, (long)k->hi, &v))
+			return bad_value(ec, e, k->what);
+		*(int *)p = (int)v;
+		return 0;
+	}
+	case KT_DOUBLE:
+		if (parse_double(e->value, k->lo, k->hi, (double *)p))
+			return bad_value(ec, e, k->what);
+		return 0;
+	case KT_SCALE:
+		if (parse_scale(e->value, (double *)p))
+			return bad_value(ec, e, k->what);
+		return 0;
+	case KT_TIME:
+		if (parse_time_ns(e->value, (uint64_t *)p))
+			return bad_value(ec, e, k->what);
+		return 0;
+	case KT_STRING:
+		if (strlen(e->value) >= k->size || !*e->value)
+			return bad_value(ec, e, k->what);
+		snprintf(p, k->size, "%s", e->value);
+		return 0;
+	case KT_BOOL:
+		if (!strcmp(e->value, "1") || !strcmp(e->value, "yes") || !strcmp(e->value, "true"))
+			*(bool *)p = true;
+		else if (!strcmp(e->value, "0") || !strcmp(e->value, "no") ||
+			 !strcmp(e->value, "false"))
+			*(bool *)p = false;
+		else
+			return bad_value(ec, e, k->what);
+		return 0;
+	case KT_WL_TYPE:
+		for (int t = 0; t < NR_WL_TYPES; t++) {
+			if (!strcmp(e->value, wl_type_names[t])) {
+				*(enum scn_workload_type *)p = (enum scn_workload_type)t;
+				return 0;
+			}
+		}
+		return bad_value(ec, e, k->what);
+	case KT_ACCESS:
+		if (!strcmp(e->value, "read"))
+			*(enum scn_access *)p = ACC_READ;
+		else if (!strcmp(e->value, "mmap"))
+			*(enum scn_access *)p = ACC_MMAP;
+		else
+			return bad_value(ec, e, k->what);
+		return 0;
+	}
+	return -1;
+}
+
+static bool valid_name(const char *n)
+{
+	if (!*n)
+		return false;
+	for (; *n; n++)
+		if (!isalnum((unsigned char)*n) && *n != '-' && *n != '_')
+			return false;
+	return true;
+}
+
+static void device_defaults(struct scn_device *d)
+{
+	memset(d, 0, sizeof(*d));
+	snprintf(d->type, sizeof(d->type), "nvme");
+}
+
+static void memcg_defaults(struct scn_memcg *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->max = m->high = m->swap_max = SIZE_MAX_VALUE;
+	m->swappiness = -1;
+}
+
+static void workload_defaults(struct scn_workload *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->threads = 1;
+	w->pages_per_op = 1;
+	w->access = ACC_READ;
+}
+
+/* Finds or creates the object for a section; NULL with a message on error. */
+static void *section_object(struct scenario *s, const struct entry *e,
+			    const struct key_desc **tab, const struct err_ctx *ec)
+{
+	const char *sec = e->section, *dot = strchr(sec, '.');
+	char kind[32], name[SCN_NAME_LEN], w[320];
+
+	where(ec, e, w, sizeof(w));
+	if (!strcmp(sec, "machine")) {
+		*tab = machine_keys;
+		return &s->machine;
+	}
+	if (!dot || (size_t)(dot - sec) >= sizeof(kind) || strlen(dot + 1) >= sizeof(name) ||
+	    !valid_name(dot + 1)) {
+		snprintf(ec->buf, ec->len, "%s: unknown section [%s]", w, sec);
+		return NULL;
+	}
+	memcpy(kind, sec, (size_t)(dot - sec));
+	kind[dot - sec] = '\0';
+	snprintf(name, sizeof(name), "%s", dot + 1);
+
+	if (!strcmp(kind, "node")) {
+		long nid;
+
+		if (parse_long(name, 0, SCN_MAX_NODES - 1, &nid)) {
+			snprintf(ec->buf, ec->len, "%s: [%s]: node id '%s' is not in 0-%d", w,
+				 sec, name, SCN_MAX_NODES - 1);
+			return NULL;
+		}
+		*tab = node_keys;
+		return &s->node[nid];
+	}
+#define FIND_OR_ADD(arr, nr, max, keys, init)                                          \
+	do {                                                                           \
+		for (int i = 0; i < s->nr; i++)                                        \
+			if (!strcmp(s->arr[i].name, name)) {                           \
+				*tab = keys;                                           \
+				return &s->arr[i];                                     \
+			}                                                              \
+		if (s->nr == max) {                                                    \
+			snprintf(ec->buf, ec->len, "%s: [%s]: more than %d %s sections", w, \
+				 sec, max, kind);                                      \
+			return NULL;                                                   \
+		}                                                                      \
+		init(&s->arr[s->nr]);                                                  \
+		snprintf(s->arr[s->nr].name, sizeof(s->arr[s->nr].name), "%s", name);  \
+		*tab = keys;                                                           \
+		return &s->arr[s->nr++];                                               \
+	} while (0)
+	if (!strcmp(kind, "device"))
+		FIND_OR_ADD(device, nr_devices, SCN_MAX_DEVICES, device_keys, device_defaults);
+	if (!strcmp(kind, "memcg"))
+		FIND_OR_ADD(memcg, nr_memcgs, SCN_MAX_MEMCGS, memcg_keys, memcg_defaults);
+	if (!strcmp(kind, "workload"))
+		FIND_OR_ADD(workload, nr_workloads, SCN_MAX_WORKLOADS, workload_keys,
+			    workload_defaults);
+#undef FIND_OR_ADD
+	snprintf(ec->buf, ec->len, "%s: unknown section [%s]", w, sec);
+	return NULL;
+}
+
+static void machine_defaults(struct scenario *s)
+{
+	s->machine.nodes = 2;
+	s->machine.node_memory = 8ULL << 30;
+	s->machine.node_cpus = 4;
+	s->machine.swappiness = 60;		/* vm.swappiness default */
+	s->machine.watermark_scale_factor = 10;	/* vm.watermark_scale_factor default */
+	s->machine.scale = 1.0;
+}
+
+static int fail_at(char *err, size_t errlen, const char *path, const char *sec,
+		   const char *key, const char *msg)
+{
+	snprintf(err, errlen, "scenario '%s': [%s] %s: %s", path, sec, key, msg);
+	return -1;
+}
+
+/* Cross-section checks: names resolve, sizes fit, the machine is possible. */
+static int scenario_validate(struct scenario *s, char *err, size_t errlen)
+{
+	const char *p = s->path;
+	uint64_t total = 0;
+
+	for (int n = 0; n < s->machine.nodes; n++) {
+		uint64_t mem = s->node[n].memory ? s->node[n].memory : s->machine.node_memory;
+
+		if (mem < (16ULL << 20))
+			return fail_at(err, errlen, p, "machine", "node_memory",
+				       "a node needs at least 16M after scaling");
+		total += mem;
+	}
+	if (total / 4096 >= UINT32_MAX)
+		return fail_at(err, errlen, p, "machine", "node_memory",
+			       "more than 2^32 pages in all is not supported");
+	for (int i = 0; i < s->nr_devices; i++) {
+		if (strcmp(s->device[i].type, "nvme")) {
+			char sec[80];
+
+			snprintf(sec, sizeof(sec), "device.%s", s->device[i].name);
+			return fail_at(err, errlen, p, sec, "type",
+				       "unknown device type (known: nvme)");
+		}
+	}
+	for (int i = 0; i < s->nr_memcgs; i++) {
+		struct scn_memcg *m = &s->memcg[i];
+		char sec[80];
+
+		snprintf(sec, sizeof(sec), "memcg.%s", m->name);
+		if (m->parent[0]) {
+			int j;
+
+			for (j = 0; j < i; j++)
+				if (!strcmp(s->memcg[j].name, m->parent))
+					break;
+			if (j == i)
+				return fail_at(err, errlen, p, sec, "parent",
+					       "no memcg of that name is declared before it");
+		}
+		if (m->max != SIZE_MAX_VALUE && m->max < (1ULL << 20))
+			return fail_at(err, errlen, p, sec, "max",
+				       "memory.max below 1M after scaling cannot run anything");
+	}
+	if (!s->nr_workloads)
+		return fail_at(err, errlen, p, "workload.*", "type", "no workload is declared");
+	for (int i = 0; i < s->nr_workloads; i++) {
+		struct scn_workload *w = &s->workload[i];
+		char sec[80];
+		int j;
+
+		snprintf(sec, sizeof(sec), "workload.%s", w->name);
+		if (!w->size)
+			return fail_at(err, errlen, p, sec, "size", "a workload needs a size");
+		if (w->size < 4096 * w->pages_per_op)
+			return fail_at(err, errlen, p, sec, "size",
+				       "smaller than one operation after scaling");
+		if (w->node >= s->machine.nodes)
+			return fail_at(err, errlen, p, sec, "node", "no such node on this machine");
+		if (w->memcg[0]) {
+			for (j = 0; j < s->nr_memcgs; j++)
+				if (!strcmp(s->memcg[j].name, w->memcg))
+					break;
+			if (j == s->nr_memcgs)
+				return fail_at(err, errlen, p, sec, "memcg", "no such memcg");
+		}
+		if (w->type == WL_FILE_ZIPF) {
+			if (!w->device[0])
+				return fail_at(err, errlen, p, sec, "device",
+					       "a file workload needs a device");
+			for (j = 0; j < s->nr_devices; j++)
+				if (!strcmp(s->device[j].name, w->device))
+					break;
+			if (j == s->nr_devices)
+				return fail_at(err, errlen, p, sec, "device", "no such device");
+		}
+		if (!w->ops)
+			return fail_at(err, errlen, p, sec, "ops", "a workload needs ops > 0");
+	}
+	return 0;
+}
+
+static bool is_scaled_key(const char *key)
+{
+	static const char *const scaled[] = {
+		"node_memory", "memory", "max", "high", "low", "min", "swap_max",
+		"size", "ops", NULL
+	};
+
+	for (int i = 0; scaled[i]; i++)
+		if (!strcmp(key, scaled[i]))
+			return true;
+	return false;
+}
+
+int scenario_load(struct scenario *s, const char *path, const char *const *sets,
+		  int nr_sets, double scale, char *err, size_t errlen)
+{
+	struct parse_ctx ctx = { 0 };
+	struct err_ctx ec = { err, errlen, path };
+	const char *base;
+	FILE *f;
+	long len;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->path, sizeof(s->path), "%s", path);
+	base = strrchr(path, '/');
+	snprintf(s->name, sizeof(s->name), "%s", base ? base + 1 : path);
+	if (strlen(s->name) > 4 && !strcmp(s->name + strlen(s->name) - 4, ".ini"))
+		s->name[strlen(s->name) - 4] = '\0';
+
+	f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "scenario '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	s->text = malloc((size_t)len + 1);
+	if (!s->text || fread(s->text, 1, (size_t)len, f) != (size_t)len) {
+		fclose(f);
+		snprintf(err, errlen, "scenario '%s': cannot read it", path);
+		return -1;
+	}
+	fclose(f);
+	s->text[len] = '\0';
+	if (memchr(s->text, '\0', (size_t)len)) {
+		snprintf(err, errlen, "scenario '%s': binary data in a scenario file", path);
+		return -1;
+	}
+
+	ctx.text = s->text;
+	rc = ini_parse_stream(ini_string_reader, &ctx, scenario_ini_handler, &ctx);
+	if (rc > 0) {
+		snprintf(err, errlen, "scenario '%s' line %d: not a section, key = value or comment",
+			 path, rc);
+		free(ctx.e);
+		return -1;
+	}
+	if (rc < 0 || ctx.overflow) {
+		snprintf(err, errlen, "scenario '%s': a section, key or value is too long", path);
+		free(ctx.e);
+		return -1;
+	}
+
+	/* --set section.key=value: kind[.name].key */
+	for (int i = 0; i < nr_sets; i++) {
+		const char *eq = strchr(sets[i], '='), *dot1, *dot2;
+		char sec[64], key[64];
+		size_t sl;
+
+		dot1 = strchr(sets[i], '.');
+		if (!eq || !dot1 || dot1 > eq) {
+			snprintf(err, errlen, "--set '%s': expected section.key=value", sets[i]);
+			free(ctx.e);
+			return -1;
+		}
+		if (!strncmp(sets[i], "machine.", 8)) {
+			dot2 = dot1;
+		} else {
+			dot2 = strchr(dot1 + 1, '.');
+			if (!dot2 || dot2 > eq) {
+				snprintf(err, errlen, "--set '%s': expected kind.name.key=value", sets[i]);
+				free(ctx.e);
+				return -1;
+			}
+		}
+		sl = (size_t)(dot2 - sets[i]);
+		if (sl >= sizeof(sec) || (size_t)(eq - dot2 - 1) >= sizeof(key) || eq == dot2 + 1) {
+			snprintf(err, errlen, "--set '%s': section or key too long or empty", sets[i]);
+			free(ctx.e);
+			return -1;
+		}
+		memcpy(sec, sets[i], sl);
+		sec[sl] = '\0';
+		memcpy(key, dot2 + 1, (size_t)(eq - dot2 - 1));
+		key[eq - dot2 - 1] = '\0';
+		add_entry(&ctx, sec, key, eq + 1, 0, sets[i]);
+	}
+
+	/* The scale first: it applies to every size and count. */
+	machine_defaults(s);
+	for (int i = 0; i < ctx.nr; i++) {
+		if (!strcmp(ctx.e[i].section, "machine") && !strcmp(ctx.e[i].key, "scale") &&
+		    apply_key(&s->machine, machine_keys, &ctx.e[i], 1.0, &ec)) {
+			free(ctx.e);
+			return -1;
+		}
+	}
+	if (scale <= 0)
+		scale = s->machine.scale;
+	s->machine.scale = scale;
+
+	/* Sections in file order, so memcg parents precede children. */
+	for (int i = 0; i < ctx.nr; i++) {
+		const struct key_desc *tab;
+		void *obj = section_object(s, &ctx.e[i], &tab, &ec);
+
+		if (!obj || apply_key(obj, tab, &ctx.e[i],
+				      is_scaled_key(ctx.e[i].key) ? scale : 1.0, &ec)) {
+			free(ctx.e);
+			return -1;
+		}
+	}
+	free(ctx.e);
+	/* Sizes are whole pages after scaling. */
+	s->machine.node_memory &= ~4095ULL;
+	for (int n = 0; n < SCN_MAX_NODES; n++)
+		s->node[n].memory &= ~4095ULL;
+	for (int i = 0; i < s->nr_workloads; i++)
+		s->workload[i].size &= ~4095ULL;
+	return scenario_validate(s, err, errlen);
+}
+
+void scenario_free(struct scenario *s)
+{
+	free(s->text);
+	s->text = NULL;
+}

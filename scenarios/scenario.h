@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Scenario files (INI): [machine], [node.N], [device.NAME], [memcg.NAME],
+ * [workload.NAME]. Every size is written at full scale; --scale shrinks
+ * sizes and counts together. --set section.key=value overrides any key.
+ */
+#ifndef MMEMU_SCENARIOS_SCENARIO_H
+#define MMEMU_SCENARIOS_SCENARIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SCN_MAX_NODES 8
+#define SCN_MAX_DEVICES 16
+#define SCN_MAX_MEMCGS 64
+#define SCN_MAX_WORKLOADS 64
+#define SCN_NAME_LEN 48
+
+struct scn_machine {
+	int nodes;			/* NUMA nodes */
+	uint64_t node_memory;		/* bytes per node (unless [node.N] says) */
+	int node_cpus;			/* cores per node */
+	int swappiness;			/* vm.swappiness */
+	int watermark_scale_factor;	/* vm.watermark_scale_factor */
+	uint64_t duration_ns;		/* simulated time limit (0 = until workloads end) */
+	char policy[SCN_NAME_LEN];	/* default policy list when --policy is absent */
+	double scale;			/* default --scale */
+};
+
+struct scn_node {
+	uint64_t memory;		/* bytes, 0 = machine default */
+	int cpus;			/* 0 = machine default */
+};
+
+struct scn_device {
+	char name[SCN_NAME_LEN];
+	char type[16];			/* nvme */
+	uint64_t read_lat_ns, write_lat_ns;	/* 0 = the type's default */
+	uint64_t read_bw, write_bw;	/* bytes/s, 0 = default */
+	int channels;			/* 0 = default */
+	uint64_t delay_read_ns;		/* extra latency on reads */
+	uint64_t delay_write_ns;	/* extra latency on writes */
+};
+
+struct scn_memcg {
+	char name[SCN_NAME_LEN];
+	char parent[SCN_NAME_LEN];	/* "" = the root */
+	uint64_t max, high, low, min;	/* bytes; UINT64_MAX = max */
+	uint64_t swap_max;		/* bytes */
+	int swappiness;			/* -1 = vm.swappiness */
+};
+
+enum scn_workload_type {
+	WL_FILE_ZIPF,		/* zipfian reads (and updates) of a file */
+	WL_ANON,		/* an anonymous working set */
+	NR_WL_TYPES
+};
+
+enum scn_access {
+	ACC_READ,		/* read()/write() system calls */
+	ACC_MMAP,		/* loads and stores through a mapping */
+};
+
+struct scn_workload {
+	char name[SCN_NAME_LEN];
+	enum scn_workload_type type;
+	char memcg[SCN_NAME_LEN];	/* memcg the task runs in */
+	int node;			/* preferred node (CPU and memory) */
+	int threads;			/* actors */
+	uint64_t size;			/* bytes of file or anon region */
+	char device[SCN_NAME_LEN];	/* file's device */
+	enum scn_access access;		/* read() or mmap for files */
+	double zipf_theta;		/* 0 = uniform */
+	uint64_t ops;			/* operations in total (all threads) */
+	uint64_t pages_per_op;		/* consecutive pages touched per operation */
+	double write_ratio;		/* share of operations that write */
+	uint64_t think_ns;		/* user CPU per operation */
+	uint64_t start_ns;		/* start delay */
+	bool prefault;			/* anon: touch every page once first */
+};
+
+struct scenario {
+	char path[256];			/* file it came from */
+	char name[64];			/* basename without .ini */
+	char *text;			/* the file's text */
+	struct scn_machine machine;
+	struct scn_node node[SCN_MAX_NODES];
+	struct scn_device device[SCN_MAX_DEVICES];
+	int nr_devices;
+	struct scn_memcg memcg[SCN_MAX_MEMCGS];
+	int nr_memcgs;
+	struct scn_workload workload[SCN_MAX_WORKLOADS];
+	int nr_workloads;
+};
+
+/*
+ * Loads a scenario, applies `sets` ("section.key=value") and the scale
+ * (<= 0: the file's default). On error returns -1 with a one-line message
+ * naming file, line and key in `err`.
+ */
+int scenario_load(struct scenario *s, const char *path, const char *const *sets,
+		  int nr_sets, double scale, char *err, size_t errlen);
+void scenario_free(struct scenario *s);
+
+/* Size parsing: "10G", "4.5G", "64M", "4096" (bytes). 0 or -1. */
+int parse_size(const char *s, uint64_t *bytes);
+/* Time parsing: "100us", "1.5ms", "2s", "30" (seconds). 0 or -1. */
+int parse_time_ns(const char *s, uint64_t *ns);
+
+const char *scn_workload_type_name(enum scn_workload_type t);
+
+#endif

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scenarios/workload.h"
+
+static int access_page(struct workload *w, struct actor *a, uint64_t page, bool write)
+{
+	const struct scn_workload *c = w->cfg;
+
+	if (c->type == WL_ANON)
+		return anon_access(a, w->task, w->as, page, write);
+	if (c->access == ACC_MMAP)
+		return filemap_map_access(a, w->task, w->as, page, write);
+	/* write() dirties through the page cache; modelled as a read of the
+	 * page for now (dirty page cache comes with writeback) */
+	return filemap_read(a, w->task, w->as, page);
+}
+
+static void count_outcome(struct workload *w, int ret)
+{
+	switch (ret) {
+	case ACCESS_HIT: w->nr_hit++; break;
+	case ACCESS_MINOR: w->nr_minor++; break;
+	case ACCESS_MAJOR: w->nr_major++; break;
+	case ACCESS_NEW: w->nr_new++; break;
+	default: break;
+	}
+}
+
+static void workload_thread(struct actor *a, void *arg)
+{
+	struct workload *w = arg;
+	const struct scn_workload *c = w->cfg;
+	int tid = w->threads_running++;
+
+	a->task = w->task;
+	if (c->start_ns)
+		actor_sleep_ns(a, c->start_ns);
+	if (!w->start_ns || actor_now_ns(a) < w->start_ns)
+		w->start_ns = actor_now_ns(a);
+
+	/* Populate the heap first, each thread its stripe (like malloc + memset). */
+	if (c->type == WL_ANON && c->prefault) {
+		for (uint64_t p = (uint64_t)tid; p < w->as->nr_pages; p += (uint64_t)c->threads) {
+			int ret = anon_access(a, w->task, w->as, p, true);
+
+			if (ret < 0)
+				goto out;
+			count_outcome(w, ret);
+			actor_cond_resched(a);
+		}
+	}
+	while (w->ops_issued < c->ops && !w->task->oom_killed) {
+		uint64_t t0 = actor_now_ns(a);
+		uint64_t key = zipf_next(&w->zipf, &a->rng);
+		bool write = c->write_ratio > 0 && rng_double(&a->rng) < c->write_ratio;
+		int ret = 0;
+
+		w->ops_issued++;
+		for (uint64_t i = 0; i < c->pages_per_op; i++) {
+			ret = access_page(w, a, key * c->pages_per_op + i, write);
+			if (ret < 0)
+				break;
+			count_outcome(w, ret);
+		}
+		if (ret < 0)
+			break;
+		if (c->think_ns)
+			actor_charge_user(a, c->think_ns);
+		w->ops_done++;
+		w->ops_write += write;
+		hist_record(&w->lat, actor_now_ns(a) - t0);
+		actor_cond_resched(a);
+	}
+out:
+	actor_flush_cpu(a);
+	if (actor_now_ns(a) > w->end_ns)
+		w->end_ns = actor_now_ns(a);
+	w->threads_running--;
+}
+
+int workload_start(struct workload *w, const struct scn_workload *cfg,
+		   struct mem_cgroup *memcg, struct blockdev *bdev, uint64_t bdev_start)
+{
+	uint64_t nr_pages = cfg->size / 4096;
+	char name[96];
+
+	memset(w, 0, sizeof(*w));
+	w->cfg = cfg;
+	hist_init(&w->lat);
+	w->task = task_create(cfg->name, memcg, cfg->node);
+	if (!w->task)
+		return -ENOMEM;
+	if (cfg->type == WL_ANON)
+		w->as = anon_region_create(w->task, cfg->name, nr_pages);
+	else
+		w->as = file_create(cfg->name, nr_pages, bdev, bdev_start, false);
+	if (!w->as)
+		return -ENOMEM;
+	w->nr_keys = nr_pages / cfg->pages_per_op;
+	zipf_init(&w->zipf, w->nr_keys, cfg->zipf_theta, true);
+	for (int t = 0; t < cfg->threads; t++) {
+		snprintf(name, sizeof(name), "%s.%d", cfg->name, t);
+		if (!actor_create(name, cfg->node, workload_thread, w, false))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+void workload_report(const struct workload *w, struct result_group *g, uint64_t end_ns)
+{
+	uint64_t end = w->end_ns ? w->end_ns : end_ns;
+	double secs = end > w->start_ns ? (double)(end - w->start_ns) / 1e9 : 0;
+	static const uint64_t edges_us[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
+	uint64_t prev = 0;
+
+	result_add_u64(g, "ops", w->ops_done);
+	result_add(g, "throughput_ops_s", secs > 0 ? (double)w->ops_done / secs : 0, false);
+	result_add(g, "lat_mean_us", hist_mean(&w->lat) / 1e3, false);
+	result_add(g, "lat_p50_us", (double)hist_quantile(&w->lat, 0.50) / 1e3, false);
+	result_add(g, "lat_p99_us", (double)hist_quantile(&w->lat, 0.99) / 1e3, false);
+	result_add(g, "lat_p99.9_us", (double)hist_quantile(&w->lat, 0.999) / 1e3, false);
+	result_add(g, "lat_max_us", w->lat.count ? (double)w->lat.max / 1e3 : 0, false);
+	result_add(g, "runtime_s", secs, false);
+	result_add_u64(g, "page_hits", w->nr_hit);
+	result_add_u64(g, "minor_faults", w->nr_minor);
+	result_add_u64(g, "major_faults", w->nr_major);
+	result_add_u64(g, "new_pages", w->nr_new);
+	result_add_u64(g, "oom_killed", w->task->oom_killed);
+	result_add(g, "oom_kill_s", w->task->oom_killed ? (double)w->task->oom_kill_ns / 1e9 : 0,
+		   false);
+	/* latency histogram: operations below each decade edge */
+	for (size_t i = 0; i < sizeof(edges_us) / sizeof(edges_us[0]); i++) {
+		char key[40];
+
+		snprintf(key, sizeof(key), "hist_%llu_%lluus", (unsigned long long)prev,
+			 (unsigned long long)edges_us[i]);
+		result_add_u64(g, key, hist_count_range(&w->lat, prev * 1000, edges_us[i] * 1000));
+		prev = edges_us[i];
+	}
+	result_add_u64(g, "hist_1000000us_inf", hist_count_range(&w->lat, prev * 1000, 0));
+}

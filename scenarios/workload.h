@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Workload generators. Each runs as one task (a process in its memcg) with
+ * `threads` actors. They imitate:
+ *  - file-zipf: a key-value read path over a file (YCSB-style zipfian keys,
+ *    each key a run of pages), through read() or a shared mmap;
+ *  - anon: an in-memory working set (anonymous heap) with zipfian or uniform
+ *    page accesses, reads and writes.
+ */
+#ifndef MMEMU_SCENARIOS_WORKLOAD_H
+#define MMEMU_SCENARIOS_WORKLOAD_H
+
+#include <stdint.h>
+
+#include "core/histogram.h"
+#include "models/memory.h"
+#include "scenarios/result.h"
+#include "scenarios/scenario.h"
+#include "scenarios/zipf.h"
+
+struct workload {
+	const struct scn_workload *cfg;	/* scenario section */
+	struct task *task;		/* the process */
+	struct address_space *as;	/* file or anon region */
+	struct zipf zipf;		/* key distribution */
+	uint64_t nr_keys;		/* keys = pages / pages_per_op */
+	uint64_t ops_issued;		/* operations handed out to threads */
+	uint64_t ops_done;		/* operations completed */
+	uint64_t ops_write;		/* of which writes */
+	uint64_t nr_hit, nr_minor, nr_major, nr_new;	/* page accesses by outcome */
+	int threads_running;		/* actors still working */
+	uint64_t start_ns, end_ns;	/* first op start, last op end */
+	struct histogram lat;		/* per-operation latency, ns */
+};
+
+/* Creates the task, its mapping and its actors. 0 or -errno. */
+int workload_start(struct workload *w, const struct scn_workload *cfg,
+		   struct mem_cgroup *memcg, struct blockdev *bdev, uint64_t bdev_start);
+void workload_report(const struct workload *w, struct result_group *g, uint64_t end_ns);
+
+#endif

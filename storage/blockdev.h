@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Block devices with deterministic latency models. A device knows pages
+ * only by number: it computes when an IO completes and, if the submitter
+ * handed down an end_io callback, calls it then (through a core timer).
+ */
+#ifndef MMEMU_STORAGE_BLOCKDEV_H
+#define MMEMU_STORAGE_BLOCKDEV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define BDEV_MAX_CHANNELS 256
+
+enum bdev_type {
+	BDEV_NVME,
+	NR_BDEV_TYPES
+};
+
+enum bio_op {
+	REQ_OP_READ,
+	REQ_OP_WRITE
+};
+
+/* Model parameters; defaults per type in blockdev_default_params(). */
+struct bdev_params {
+	enum bdev_type type;		/* model */
+	uint64_t read_lat_ns;		/* per-IO read latency (media + controller) */
+	uint64_t write_lat_ns;		/* per-IO write latency */
+	uint64_t read_bw;		/* bytes per second, shared by all IO */
+	uint64_t write_bw;		/* bytes per second */
+	unsigned int nr_channels;	/* IOs served in parallel (internal parallelism) */
+	uint64_t delay_read_ns;		/* extra fixed latency (what-if `delay`) */
+	uint64_t delay_write_ns;	/* extra fixed latency on writes */
+};
+
+typedef void (*bio_end_io_fn)(void *private, uint64_t done_ns);
+
+struct bdev_stats {
+	uint64_t nr_reads, nr_writes;		/* IOs completed or in flight */
+	uint64_t bytes_read, bytes_written;	/* payload */
+	uint64_t busy_ns;			/* time with at least one IO in service */
+	uint64_t queue_ns;			/* sum of time IOs waited before service */
+	uint64_t service_ns;			/* sum of submission-to-completion times */
+};
+
+struct blockdev {
+	char name[32];			/* scenario name */
+	struct bdev_params p;		/* model parameters */
+	uint64_t chan_free_ns[BDEV_MAX_CHANNELS];	/* when each channel frees up */
+	uint64_t pipe_free_ns;		/* when the shared transfer path frees up */
+	uint64_t busy_until_ns;		/* end of the current busy period */
+	struct bdev_stats st;		/* counters for the results */
+};
+
+const char *bdev_type_name(enum bdev_type t);
+int bdev_type_parse(const char *s, enum bdev_type *t);
+void blockdev_default_params(enum bdev_type t, struct bdev_params *p);
+void blockdev_init(struct blockdev *d, const char *name, const struct bdev_params *p);
+
+/*
+ * Submits an IO of nr_pages pages at page number `sector` (unused by
+ * position-independent models) at time now_ns. Returns the completion time;
+ * calls end_io(private, done) at that time if end_io is set.
+ */
+uint64_t blockdev_submit(struct blockdev *d, enum bio_op op, uint64_t sector,
+			 uint32_t nr_pages, uint64_t now_ns,
+			 bio_end_io_fn end_io, void *private);
+
+/* Utilisation over [0, end_ns]. */
+double blockdev_util(const struct blockdev *d, uint64_t end_ns);
+
+#endif

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * `mmemu bench`: simulated page accesses per host second on the hit path
+ * (anon, mmap'd file, read()), page faults per host second (zero-fill, and
+ * major faults under memcg reclaim from NVMe), and bytes per folio.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "models/memory.h"
+#include "models/policy.h"
+#include "models/vmscan.h"
+#include "tools/bench.h"
+
+struct bench {
+	uint64_t hits;			/* accesses per hit-path phase */
+	uint64_t faults;		/* zero-fill faults */
+	uint64_t major;			/* accesses in the reclaim phase */
+	struct blockdev dev;		/* NVMe for the file phase */
+	double anon_hit_rate, mmap_hit_rate, read_hit_rate;
+	double fault_rate, reclaim_fault_rate;
+	uint64_t reclaim_faults;	/* major faults seen in the reclaim phase */
+	uint64_t pgscan;		/* pages scanned in the reclaim phase */
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void bench_actor(struct actor *a, void *arg)
+{
+	struct bench *b = arg;
+	const uint64_t ws = 1 << 16;	/* 256 MiB resident working set */
+	struct task *t = task_create("bench", mm.root_mem_cgroup, 0);
+	struct address_space *anon = anon_region_create(t, "heap", ws);
+	struct address_space *file = file_create("file", ws, &b->dev, 0, false);
+	struct address_space *fresh = anon_region_create(t, "fresh", b->faults);
+	struct mem_cgroup *small = mem_cgroup_create(mm.root_mem_cgroup, "small");
+	struct task *t2 = task_create("bench2", small, 0);
+	struct address_space *big = file_create("big", 1 << 18, &b->dev, ws, false);
+	double t0;
+	uint64_t sink = 0;
+
+	for (uint64_t i = 0; i < ws; i++) {
+		anon_access(a, t, anon, i, true);
+		filemap_map_access(a, t, file, i, false);
+		actor_cond_resched(a);
+	}
+
+	t0 = now_s();
+	for (uint64_t i = 0; i < b->hits; i++) {
+		sink += (uint64_t)anon_access(a, t, anon, rng_below(&a->rng, ws), i & 1);
+		actor_cond_resched(a);
+	}
+	b->anon_hit_rate = (double)b->hits / (now_s() - t0);
+
+	t0 = now_s();
+	for (uint64_t i = 0; i < b->hits; i++) {
+		sink += (uint64_t)filemap_map_access(a, t, file, rng_below(&a->rng, ws), false);
+		actor_cond_resched(a);
+	}
+	b->mmap_hit_rate = (double)b->hits / (now_s() - t0);
+
+	t0 = now_s();
+	for (uint64_t i = 0; i < b->hits / 4; i++) {
+		sink += (uint64_t)filemap_read(a, t, file, rng_below(&a->rng, ws));
+		actor_cond_resched(a);
+	}
+	b->read_hit_rate = (double)(b->hits / 4) / (now_s() - t0);
+
+	t0 = now_s();
+	for (uint64_t i = 0; i < b->faults; i++) {
+		sink += (uint64_t)anon_access(a, t, fresh, i, true);
+		actor_cond_resched(a);
+	}
+	b->fault_rate = (double)b->faults / (now_s() - t0);
+
+	/* major faults under memcg reclaim: a 1 GiB file through a 128 MiB memcg */
+	small->max = 1 << 15;
+	t0 = now_s();
+	for (uint64_t i = 0; i < b->major; i++) {
+		int ret = filemap_map_access(a, t2, big, rng_below(&a->rng, 1 << 18), false);
+
+		b->reclaim_faults += ret == ACCESS_MAJOR;
+		actor_cond_resched(a);
+	}
+	b->reclaim_fault_rate = (double)b->reclaim_faults / (now_s() - t0);
+	b->pgscan = memcg_events(small, PGSCAN_DIRECT);
+	if (sink == 42)
+		fprintf(stderr, " ");
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	struct bench b = { .hits = 20000000, .faults = 1000000, .major = 300000 };
+	uint64_t pages[1] = { 8ULL << 18 };	/* 8 GiB */
+	int cpus[1] = { 4 };
+	struct machine m;
+	struct bdev_params p;
+	struct rusage ru;
+	char *xml;
+
+	(void)argc;
+	(void)argv;
+	machine_init(&m, 1, pages, cpus, 10);
+	xml = numa_platform_xml(&m);
+	if (engine_init(xml, 1) || mm_init(&m, &classic_policy, 60)) {
+		fprintf(stderr, "mmemu: bench: setup failed\n");
+		return 1;
+	}
+	free(xml);
+	blockdev_default_params(BDEV_NVME, &p);
+	blockdev_init(&b.dev, "nvme", &p);
+	actor_create("bench", 0, bench_actor, &b, false);
+	kswapd_run(0);
+	engine_run(0);
+	getrusage(RUSAGE_SELF, &ru);
+
+	printf("hit path, anon (young bit)        %12.1f M accesses/s\n", b.anon_hit_rate / 1e6);
+	printf("hit path, mmap file (young bit)   %12.1f M accesses/s\n", b.mmap_hit_rate / 1e6);
+	printf("hit path, read() (mark_accessed)  %12.1f M accesses/s\n", b.read_hit_rate / 1e6);
+	printf("zero-fill faults                  %12.1f K faults/s\n", b.fault_rate / 1e3);
+	printf("major faults under memcg reclaim  %12.1f K faults/s (%llu faults, %llu scanned)\n",
+	       b.reclaim_fault_rate / 1e3, (unsigned long long)b.reclaim_faults,
+	       (unsigned long long)b.pgscan);
+	printf("bytes per folio                   %12zu\n", sizeof(struct folio));
+	printf("bytes per mapped page (slot+pte)  %12zu\n", sizeof(uint64_t) + sizeof(uint8_t));
+	printf("peak host memory                  %12.1f MiB (8 GiB machine)\n",
+	       (double)ru.ru_maxrss / 1024);
+	return 0;
+}

@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef MMEMU_TOOLS_BENCH_H
+#define MMEMU_TOOLS_BENCH_H
+
+/* `mmemu bench`: host speed of the hit path and of faults, memory per folio. */
+int cmd_bench(int argc, char **argv);
+
+#endif

@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The mmemu command: run, list, bench. Each run executes in its own child
+ * process (the engine is once per process), two at a time by default, and
+ * sends its results back through a pipe; output order is the policy order.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "models/policy.h"
+#include "scenarios/run.h"
+#include "tools/bench.h"
+#include "tools/output.h"
+
+#define MAX_POLICIES 16
+#define MAX_SETS 128
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: mmemu run SCENARIO [--policy a,b,...] [--set section.key=value]...\n"
+		"                 [--seed N] [--scale F] [--format text|json|csv] [-j N]\n"
+		"       mmemu list\n"
+		"       mmemu bench\n"
+		"       mmemu --help\n"
+		"\n"
+		"run     emulate SCENARIO once per policy and print the results side by side\n"
+		"        --policy   comma-separated policies (default: the scenario's, else classic)\n"
+		"        --set      override a scenario key, e.g. --set memcg.app.max=2G\n"
+		"        --seed     run seed (default 1)\n"
+		"        --scale    shrink sizes and counts (0 < F <= 1, or 1/N)\n"
+		"        --format   text (default), json or csv\n"
+		"        -j         runs in parallel (default 2)\n"
+		"list    the registered policies and workload types\n"
+		"bench   hit-path accesses, faults per host second, bytes per folio\n");
+}
+
+static int die(const char *msg)
+{
+	fprintf(stderr, "mmemu: %s\n", msg);
+	return 2;
+}
+
+static int cmd_list(void)
+{
+	printf("policies:\n");
+	for (int i = 0; reclaim_policies[i]; i++)
+		printf("  %-14s %s\n", reclaim_policies[i]->name, reclaim_policies[i]->desc);
+	printf("workload types:\n");
+	for (int t = 0; t < NR_WL_TYPES; t++)
+		printf("  %s\n", scn_workload_type_name((enum scn_workload_type)t));
+	printf("device types:\n  nvme\n");
+	return 0;
+}
+
+struct child {
+	pid_t pid;
+	FILE *in;	/* the read end of its pipe */
+};
+
+/* Forks one run; the child writes its result (or a message) and exits. */
+static int spawn_run(const struct scenario *s, const struct run_opts *o, struct child *c)
+{
+	int fds[2];
+
+	if (pipe(fds))
+		return -errno;
+	fflush(NULL);
+	c->pid = fork();
+	if (c->pid < 0)
+		return -errno;
+	if (c->pid == 0) {
+		struct run_result r;
+		char err[512];
+		FILE *out;
+
+		close(fds[0]);
+		out = fdopen(fds[1], "w");
+		result_init(&r);
+		if (!out || scenario_run(s, o, &r, err, sizeof(err))) {
+			fprintf(stderr, "mmemu: %s\n", err);
+			_exit(1);
+		}
+		if (result_write(&r, out) || fclose(out))
+			_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	c->in = fdopen(fds[0], "r");
+	return c->in ? 0 : -errno;
+}
+
+static int collect_run(struct child *c, struct run_result *r, const char *policy)
+{
+	int status, rc = result_read(r, c->in);
+
+	fclose(c->in);
+	waitpid(c->pid, &status, 0);
+	if (rc || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "mmemu: the run under '%s' failed\n", policy);
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "policy", required_argument, NULL, 'p' },
+		{ "set", required_argument, NULL, 's' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "scale", required_argument, NULL, 'x' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *sets[MAX_SETS], *policy_arg = NULL, *format = "text";
+	char *policies[MAX_POLICIES], policy_buf[512], options[256] = "", err[512];
+	int nr_sets = 0, nr_policies = 0, jobs = 2, opt, rc = 0;
+	uint64_t seed = 1;
+	double scale = 0;
+	struct scenario s;
+	struct run_result *runs;
+	struct child *children;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
+		char *end;
+
+		switch (opt) {
+		case 'p':
+			policy_arg = optarg;
+			break;
+		case 's':
+			if (nr_sets == MAX_SETS)
+				return die("too many --set options");
+			sets[nr_sets++] = optarg;
+			if (strlen(options) + strlen(optarg) + 2 < sizeof(options)) {
+				if (options[0])
+					strcat(options, " ");
+				strcat(options, optarg);
+			}
+			break;
+		case 'S':
+			errno = 0;
+			seed = strtoull(optarg, &end, 0);
+			if (errno || *end || !*optarg || *optarg == '-') {
+				snprintf(err, sizeof(err), "--seed '%s' is not a number", optarg);
+				return die(err);
+			}
+			break;
+		case 'x': {
+			const char *slash = strchr(optarg, '/');
+
+			scale = slash ? strtod(optarg, NULL) / strtod(slash + 1, &end)
+				      : strtod(optarg, &end);
+			if (*end || !(scale > 0 && scale <= 1)) {
+				snprintf(err, sizeof(err), "--scale '%s' is not in (0, 1] (or 1/N)",
+					 optarg);
+				return die(err);
+			}
+			break;
+		}
+		case 'f':
+			format = optarg;
+			if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv")) {
+				snprintf(err, sizeof(err), "--format '%s': expected text, json or csv",
+					 optarg);
+				return die(err);
+			}
+			break;
+		case 'j':
+			jobs = atoi(optarg);
+			if (jobs < 1 || jobs > 64)
+				return die("-j wants 1 to 64");
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind + 1 != argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (scenario_load(&s, argv[optind], sets, nr_sets, scale, err, sizeof(err)))
+		return die(err);
+
+	if (!policy_arg)
+		policy_arg = s.machine.policy[0] ? s.machine.policy : "classic";
+	snprintf(policy_buf, sizeof(policy_buf), "%s", policy_arg);
+	for (char *save, *p = strtok_r(policy_buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		if (nr_policies == MAX_POLICIES) {
+			scenario_free(&s);
+			return die("too many policies");
+		}
+		if (!reclaim_policy_find(p)) {
+			snprintf(err, sizeof(err), "--policy: unknown policy '%s' (see mmemu list)", p);
+			scenario_free(&s);
+			return die(err);
+		}
+		policies[nr_policies++] = p;
+	}
+	if (!nr_policies) {
+		scenario_free(&s);
+		return die("--policy: no policy named");
+	}
+
+	runs = calloc((size_t)nr_policies, sizeof(*runs));
+	children = calloc((size_t)nr_policies, sizeof(*children));
+	if (!runs || !children)
+		return die("out of memory");
+	for (int started = 0, done = 0; done < nr_policies;) {
+		while (started < nr_policies && started - done < jobs) {
+			struct run_opts o = {
+				.policy = policies[started],
+				.seed = seed,
+				.options = options,
+				.check_invariants = true,
+			};
+
+			if (spawn_run(&s, &o, &children[started]))
+				return die("cannot start a run");
+			started++;
+		}
+		if (collect_run(&children[done], &runs[done], policies[done]))
+			rc = 1;
+		done++;
+	}
+	if (!rc) {
+		if (!strcmp(format, "json"))
+			output_json(stdout, s.name, s.machine.scale, runs, nr_policies);
+		else if (!strcmp(format, "csv"))
+			output_csv(stdout, s.name, s.machine.scale, runs, nr_policies);
+		else
+			output_text(stdout, s.name, s.machine.scale, runs, nr_policies);
+	}
+	for (int i = 0; i < nr_policies; i++)
+		result_free(&runs[i]);
+	free(runs);
+	free(children);
+	scenario_free(&s);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "list"))
+		return cmd_list();
+	if (!strcmp(argv[1], "bench"))
+		return cmd_bench(argc - 1, argv + 1);
+	fprintf(stderr, "mmemu: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}
