@@ -29,4 +29,11 @@
 /* Moving one folio between lists (putback, activation, rotation). */
 #define COST_LRU_MOVE_NS 30
 
+/* MGLRU page-table walk: 8 PTEs per 64-byte line at ~30 ns a line (~4 ns a PTE). */
+#define COST_PT_WALK_PTE_NS 4
+/* Clearing a young PTE and updating its folio's generation bits. */
+#define COST_PT_YOUNG_NS 40
+/* Aging bookkeeping per generation step (inc_max_seq, lru lock, timestamps). */
+#define COST_INC_MAX_SEQ_NS 2000
+
 #endif

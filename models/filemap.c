@@ -149,6 +149,21 @@ void task_free_anon(struct task *t)
 		anon_region_zap(mm.mappings[t->regions[i]]);
 }
 
+/* Remembers that t maps f, so the page-table walk of the aging finds it. */
+static void task_note_mapping(struct task *t, struct address_space *f)
+{
+	uint32_t *n;
+
+	for (int i = 0; i < t->nr_files; i++)
+		if (t->files[i] == f->id)
+			return;
+	n = realloc(t->files, (size_t)(t->nr_files + 1) * sizeof(*n));
+	if (!n)
+		return;	/* the walk misses it; the eviction's rmap still works */
+	t->files = n;
+	n[t->nr_files++] = f->id;
+}
+
 /* ---- page cache reads ---- */
 
 static uint64_t access_cost(struct actor *a, const struct folio *folio, uint64_t ns)
@@ -162,7 +177,7 @@ static uint64_t access_cost(struct actor *a, const struct folio *folio, uint64_t
  * killed while allocating.
  */
 static int page_cache_read(struct actor *a, struct task *t, struct address_space *f,
-			   uint64_t index, uint64_t nr)
+			   uint64_t index, uint64_t nr, bool fault)
 {
 	struct mem_cgroup *memcg = t->memcg;
 	uint32_t locked[RA_MAX_PAGES];
@@ -196,7 +211,9 @@ static int page_cache_read(struct actor *a, struct task *t, struct address_space
 		f->slots[i] = idx;
 		f->nr_resident++;
 		mod_lruvec_state(folio_lruvec(folio), NR_FILE_PAGES, 1);
+		mm.in_lru_fault = fault;
 		folio_add_lru(folio, entry);
+		mm.in_lru_fault = false;
 		locked[nr_locked++] = idx;
 		if (!run_len)
 			run_start = i;
@@ -258,7 +275,7 @@ int filemap_read(struct actor *a, struct task *t, struct address_space *f,
 			} else {
 				f->ra_size = 0;
 			}
-			if (page_cache_read(a, t, f, index, nr))
+			if (page_cache_read(a, t, f, index, nr, false))
 				return -EINTR;
 			ret = ACCESS_MAJOR;
 			continue;
@@ -323,7 +340,7 @@ int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
 				count_memcg_events(t->memcg, PGMAJFAULT, 1);
 			}
 			ret = ACCESS_MAJOR;
-			if (page_cache_read(a, t, f, start, nr))
+			if (page_cache_read(a, t, f, start, nr, true))
 				return -EINTR;
 			continue;
 		}
@@ -336,6 +353,7 @@ int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
 	}
 	if (ret == ACCESS_MINOR && f->mmap_miss)
 		f->mmap_miss--;
+	task_note_mapping(t, f);
 	/* finish_fault(): map it; the access that faulted makes it young */
 	*pte = PTE_PRESENT | PTE_YOUNG | (write ? PTE_DIRTY : 0);
 	mod_lruvec_state(folio_lruvec(folio), NR_FILE_MAPPED, 1);
@@ -380,7 +398,9 @@ int anon_access(struct actor *a, struct task *t, struct address_space *as,
 	*pte = PTE_PRESENT | PTE_YOUNG | (write ? PTE_DIRTY : 0);
 	t->rss_anon++;
 	mod_lruvec_state(folio_lruvec(folio), NR_ANON_MAPPED, 1);
+	mm.in_lru_fault = true;
 	folio_add_lru(folio, 0);
+	mm.in_lru_fault = false;
 	actor_charge_sys(a, COST_MINOR_FAULT_NS + COST_CLEAR_PAGE_NS);
 	actor_charge_user(a, access_cost(a, folio, COST_MMAP_HIT_NS));
 	return ACCESS_NEW;

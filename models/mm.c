@@ -137,7 +137,7 @@ void folio_table_put(uint32_t idx)
 }
 
 int mm_init(const struct machine *machine, const struct reclaim_policy *policy,
-	    int vm_swappiness)
+	    int vm_swappiness, uint64_t seed)
 {
 	uint64_t total = 0;
 	unsigned int max_order;
@@ -149,6 +149,8 @@ int mm_init(const struct machine *machine, const struct reclaim_policy *policy,
 	mm.machine.wakeup_ctx = NULL;
 	mm.policy = policy;
 	mm.vm_swappiness = vm_swappiness;
+	mm.mglru = (struct mglru_opts){ -1, -1, -1, -1, 0 };
+	rng_seed(&mm.rng, seed, "kernel");
 
 	for_each_node(nid)
 		total += mm.machine.node[nid].managed_pages;
@@ -199,6 +201,7 @@ void mm_exit(void)
 	free(mm.mappings);
 	for (int i = 0; i < mm.nr_tasks; i++) {
 		free(mm.tasks[i]->regions);
+		free(mm.tasks[i]->files);
 		free(mm.tasks[i]);
 	}
 	for (int nid = 0; nid < mm.machine.nr_nodes; nid++) {

@@ -244,6 +244,20 @@ struct task {
 	uint64_t rss_anon;		/* resident anon pages */
 	uint32_t *regions;		/* anon address_space ids */
 	int nr_regions;
+	uint32_t *files;		/* file address_space ids it has mapped */
+	int nr_files;
+};
+
+/*
+ * Policy options (--set mglru.KEY=VALUE); -1 = the policy's kernel default.
+ * Variants from the isolate_folios discussion apply to both MGLRU policies.
+ */
+struct mglru_opts {
+	int fallback;		/* 0 scanned0 (kernel), 1 explicit */
+	int exhaust_detect;	/* fall back when the last evictable gen was scanned */
+	int retry_once;		/* nothing isolated, not exhausted: same type again */
+	int fallback_gate;	/* fall back only if the other type has > MIN_NR_GENS + 1 gens */
+	uint64_t min_ttl_ns;	/* lru_gen min_ttl_ms (0 = off) */
 };
 
 /* The simulated kernel. */
@@ -264,6 +278,10 @@ struct mm_kernel {
 	uint64_t nr_alloc_inflight;	/* charged, not yet on an LRU */
 	uint64_t nr_oom_kills;		/* OOM kills of any kind */
 	bool swap_enabled;		/* a swap device exists (later) */
+	bool in_lru_fault;		/* current->in_lru_fault: adding folios from a fault */
+	struct mglru_opts mglru;	/* MGLRU variant options */
+	struct rng rng;			/* get_random_u32_below() */
+	uint64_t nr_flusher_wakeups;	/* wakeup_flusher_threads(WB_REASON_VMSCAN) calls */
 };
 
 extern struct mm_kernel mm;
@@ -299,7 +317,7 @@ static inline struct address_space *folio_mapping(const struct folio *folio)
 
 /* Kernel-wide setup from nodes already described in `machine`. */
 int mm_init(const struct machine *machine, const struct reclaim_policy *policy,
-	    int vm_swappiness);
+	    int vm_swappiness, uint64_t seed);
 void mm_exit(void);
 
 /* Local lruvec counter, as __mod_lruvec_state() would update it. */

@@ -12,6 +12,7 @@
 #include "models/mm.h"
 
 struct scan_control;
+enum folio_references;
 
 /* Output sink for print_state (teaching dumps). */
 typedef void (*policy_print_fn)(void *ctx, const char *line);
@@ -40,6 +41,10 @@ struct reclaim_policy {
 	/* kswapd_age_node(): background aging before kswapd reclaims */
 	void (*age_node)(struct pglist_data *pgdat, struct scan_control *sc);
 
+	/* optional: folio_check_references() when the policy has its own rules */
+	enum folio_references (*check_references)(struct folio *folio,
+						  struct scan_control *sc);
+
 	/* workingset: shadow entry for an evicted folio, and its refault */
 	uint64_t (*workingset_eviction)(struct folio *folio);
 	void (*workingset_refault)(struct folio *folio, uint64_t shadow);
@@ -49,6 +54,8 @@ struct reclaim_policy {
 			    char *err, size_t len);
 	/* teaching dump of one lruvec (optional) */
 	void (*print_state)(struct lruvec *lruvec, policy_print_fn out, void *ctx);
+
+	const void *variant;	/* policy-private constants (MGLRU before/after) */
 };
 
 const struct reclaim_policy *reclaim_policy_find(const char *name);
@@ -56,5 +63,7 @@ const struct reclaim_policy *reclaim_policy_find(const char *name);
 extern const struct reclaim_policy *const reclaim_policies[];
 
 extern const struct reclaim_policy classic_policy;
+extern const struct reclaim_policy mglru_old_policy;
+extern const struct reclaim_policy mglru_budget_policy;
 
 #endif

@@ -80,6 +80,11 @@ static void try_to_unmap(struct folio *folio)
 		mod_lruvec_state(folio_lruvec(folio), NR_FILE_MAPPED, -1);
 }
 
+void wakeup_flusher_threads(void)
+{
+	mm.nr_flusher_wakeups++;
+}
+
 /* ---- cost accounting ---- */
 
 void lru_note_cost(struct lruvec *lruvec, bool file, uint64_t nr_io, uint64_t nr_rotated)
@@ -112,13 +117,6 @@ void lru_note_cost_refault(struct folio *folio)
 }
 
 /* ---- shrink_folio_list ---- */
-
-enum folio_references {
-	FOLIOREF_RECLAIM,
-	FOLIOREF_RECLAIM_CLEAN,
-	FOLIOREF_KEEP,
-	FOLIOREF_ACTIVATE,
-};
 
 static enum folio_references folio_check_references(struct folio *folio)
 {
@@ -187,7 +185,9 @@ uint64_t shrink_folio_list(struct flist *folio_list, struct pglist_data *pgdat,
 			goto activate_locked;
 
 		if (!ignore_references)
-			references = folio_check_references(folio);
+			references = mm.policy->check_references ?
+				     mm.policy->check_references(folio, sc) :
+				     folio_check_references(folio);
 		switch (references) {
 		case FOLIOREF_ACTIVATE:
 			goto activate_locked;

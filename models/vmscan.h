@@ -43,6 +43,14 @@ struct scan_control {
 #define DEACTIVATE_ANON 1
 #define DEACTIVATE_FILE 2
 
+/* folio_check_references() verdicts */
+enum folio_references {
+	FOLIOREF_RECLAIM,
+	FOLIOREF_RECLAIM_CLEAN,
+	FOLIOREF_KEEP,
+	FOLIOREF_ACTIVATE,
+};
+
 /* What shrink_folio_list() saw (struct reclaim_stat). */
 struct reclaim_stat {
 	unsigned int nr_dirty;
@@ -85,6 +93,9 @@ int folio_referenced(struct folio *folio, bool *vm_exec);
 
 /* inactive_is_low(): inactive * sqrt(10 * GB) < active (hierarchical sizes). */
 bool inactive_is_low(struct lruvec *lruvec, enum lru_list inactive_lru);
+
+/* wakeup_flusher_threads(WB_REASON_VMSCAN): counted; flushers come with writeback. */
+void wakeup_flusher_threads(void);
 
 /* lru_note_cost(): charge reclaim cost to the lruvec and its ancestors. */
 void lru_note_cost(struct lruvec *lruvec, bool file, uint64_t nr_io, uint64_t nr_rotated);

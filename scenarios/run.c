@@ -174,7 +174,7 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 		return -1;
 	}
 	free(xml);
-	if (mm_init(&machine, policy, s->machine.swappiness)) {
+	if (mm_init(&machine, policy, s->machine.swappiness, o->seed)) {
 		snprintf(err, errlen, "scenario '%s': cannot set up %llu pages", s->path,
 			 (unsigned long long)folio_table.nr);
 		return -1;

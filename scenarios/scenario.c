@@ -307,7 +307,7 @@ struct err_ctx {
 static void where(const struct err_ctx *ec, const struct entry *e, char *out, size_t len)
 {
 	if (e->set)
-		snprintf(out, len, "--set '%s'", e->set);
+		snprintf(out, len, "scenario '%s' --set '%s'", ec->file, e->set);
 	else
 		snprintf(out, len, "scenario '%s' line %d", ec->file, e->line);
 }

@@ -111,7 +111,7 @@ int cmd_bench(int argc, char **argv)
 	(void)argv;
 	machine_init(&m, 1, pages, cpus, 10);
 	xml = numa_platform_xml(&m);
-	if (engine_init(xml, 1) || mm_init(&m, &classic_policy, 60)) {
+	if (engine_init(xml, 1) || mm_init(&m, &classic_policy, 60, 1)) {
 		fprintf(stderr, "mmemu: bench: setup failed\n");
 		return 1;
 	}

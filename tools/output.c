@@ -152,7 +152,7 @@ static void json_run(FILE *f, const struct run_result *r)
 	json_string(f, r->policy);
 	fprintf(f, ", \"options\": ");
 	json_string(f, r->options);
-	fprintf(f, ", \"seed\": %llu, \"sim_seconds\": %.9g, \"host_seconds\": %.3f,\n",
+	fprintf(f, ", \"seed\": %llu, \"sim_seconds\": %.9g,\n     \"host_seconds\": %.3f,\n",
 		(unsigned long long)r->seed, r->sim_seconds, r->host_seconds);
 
 	fprintf(f, "     \"vmstat\": {\n");

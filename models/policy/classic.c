@@ -222,6 +222,9 @@ static uint64_t shrink_inactive_list(uint64_t nr_to_scan, struct lruvec *lruvec,
 	sc->nr.taken += (unsigned int)nr_taken;
 	if (file)
 		sc->nr.file_taken += (unsigned int)nr_taken;
+	/* every isolated page was dirty and not queued: kick the flushers */
+	if (stat.nr_unqueued_dirty && stat.nr_unqueued_dirty == nr_taken)
+		wakeup_flusher_threads();
 	return nr_reclaimed;
 }
 

@@ -6,6 +6,8 @@
 
 const struct reclaim_policy *const reclaim_policies[] = {
 	&classic_policy,
+	&mglru_old_policy,
+	&mglru_budget_policy,
 	NULL,
 };
 

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The multi-gen LRU (CONFIG_LRU_GEN), shared by mglru-old (mainline before
+ * 2026) and mglru-budget (after "mm/mglru: improve reclaim loop and dirty
+ * folio"). The differences are the few named fields of struct
+ * lru_gen_variant. Decision points are exported for tests.
+ */
+#ifndef MMEMU_MODELS_POLICY_MGLRU_H
+#define MMEMU_MODELS_POLICY_MGLRU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "models/mm.h"
+#include "models/vmscan.h"
+
+#define MIN_NR_GENS 2
+#define MAX_NR_GENS 4
+#define MAX_NR_TIERS 4
+#define MIN_LRU_BATCH 64
+#define MAX_LRU_BATCH 4096
+#define NR_HIST_GENS 1
+#define ANON_AND_FILE 2
+#define LRU_GEN_ANON 0
+#define LRU_GEN_FILE 1
+#define MIN_SWAPPINESS 0
+#define MAX_SWAPPINESS 200
+#define SWAPPINESS_ANON_ONLY (MAX_SWAPPINESS + 1)
+/* memcg LRU: generations (old, young, spare) and random bins per node */
+#define MEMCG_NR_GENS 3
+#define MEMCG_NR_BINS 8
+/* page table (PTE table) of 512 entries: the unit of the Bloom filter */
+#define PTRS_PER_PTE 512
+#define BLOOM_FILTER_SHIFT 15
+#define NR_BLOOM_FILTERS 2
+
+/* What changed with the 2026 reclaim-loop series, side by side. */
+struct lru_gen_variant {
+	/* patches 3-7: budget computed once, aging inside the loop, batches of
+	 * min(budget, MIN_LRU_BATCH), no abort after aging (but root) */
+	bool budget_loop;
+	/* patches 9-10, 14: dirty/writeback folios isolated and reactivated by
+	 * shrink_folio_list; flusher woken per batch */
+	bool reactivate_dirty;
+};
+
+struct lruvec_vec {
+	struct lruvec **v;	/* ordered: [0] is the head */
+	int nr, cap;
+};
+
+/* pgdat->memcg_lru */
+struct memcg_lru {
+	uint64_t seq;				/* the old generation is seq % MEMCG_NR_GENS */
+	int nr_memcgs[MEMCG_NR_GENS];		/* lruvecs per generation */
+	struct lruvec_vec fifo[MEMCG_NR_GENS][MEMCG_NR_BINS];
+};
+
+struct lru_gen_folio {
+	uint64_t max_seq;			/* youngest generation */
+	uint64_t min_seq[ANON_AND_FILE];	/* oldest per type */
+	uint64_t timestamps[MAX_NR_GENS];	/* birth time of each gen (ns) */
+	struct flist folios[MAX_NR_GENS][ANON_AND_FILE];	/* one zone per node */
+	int64_t nr_pages[MAX_NR_GENS][ANON_AND_FILE];		/* by the folios' gen bits */
+	uint64_t avg_refaulted[ANON_AND_FILE][MAX_NR_TIERS];	/* PID: I term */
+	uint64_t avg_total[ANON_AND_FILE][MAX_NR_TIERS];
+	uint64_t protected[ANON_AND_FILE][MAX_NR_TIERS];	/* PID: P term, current gen */
+	uint64_t evicted[ANON_AND_FILE][MAX_NR_TIERS];
+	uint64_t refaulted[ANON_AND_FILE][MAX_NR_TIERS];
+	/* memcg LRU */
+	int gen;				/* memcg generation */
+	int seg;				/* MEMCG_LRU_HEAD/TAIL segment, 0 = default */
+	int bin;				/* bin it sits in */
+	/* lru_gen_mm_state */
+	uint64_t mm_seq;			/* walks completed */
+	uint64_t *filters[NR_BLOOM_FILTERS];	/* PTE tables worth walking */
+};
+
+enum {
+	MEMCG_LRU_NOP,
+	MEMCG_LRU_HEAD,
+	MEMCG_LRU_TAIL,
+	MEMCG_LRU_OLD,
+	MEMCG_LRU_YOUNG,
+};
+
+/* PID controller position */
+struct ctrl_pos {
+	uint64_t refaulted;
+	uint64_t total;
+	int gain;
+};
+
+static inline struct lru_gen_folio *lrugen_of(const struct lruvec *lruvec)
+{
+	return lruvec->lrupriv;
+}
+
+static inline int lru_gen_from_seq(uint64_t seq)
+{
+	return (int)(seq % MAX_NR_GENS);
+}
+
+static inline int folio_lru_gen(const struct folio *folio)
+{
+	return (int)((folio->flags & LRU_GEN_MASK) >> LRU_GEN_PGOFF) - 1;
+}
+
+/* Accesses counted, PG_referenced included (0 if not referenced). */
+static inline int folio_lru_refs(const struct folio *folio)
+{
+	if (!folio_test_referenced(folio))
+		return 0;
+	return (int)((folio->flags & LRU_REFS_MASK) >> LRU_REFS_PGOFF) + 1;
+}
+
+/* lru_tier_from_refs(): log2 of the fd accesses; workingset is the top tier. */
+static inline int lru_tier_from_refs(int refs, bool workingset)
+{
+	int order = 0;
+
+	if (workingset)
+		return MAX_NR_TIERS - 1;
+	while ((1 << order) < refs)
+		order++;	/* order_base_2() */
+	return order;
+}
+
+int get_nr_gens(const struct lruvec *lruvec, int type);
+bool lru_gen_is_active(const struct lruvec *lruvec, int gen);
+uint64_t lru_gen_folio_seq(const struct lruvec *lruvec, const struct folio *folio,
+			   bool reclaiming);
+bool positive_ctrl_err(const struct ctrl_pos *sp, const struct ctrl_pos *pv);
+void read_ctrl_pos(const struct lruvec *lruvec, int type, int tier, int gain,
+		   struct ctrl_pos *pos);
+int get_type_to_scan(const struct lruvec *lruvec, int swappiness);
+int get_tier_idx(const struct lruvec *lruvec, int type);
+bool should_run_aging(const struct lruvec *lruvec, int swappiness, uint64_t *nr_to_scan);
+bool try_to_inc_min_seq(struct lruvec *lruvec, int swappiness);
+bool inc_max_seq(struct lruvec *lruvec, uint64_t seq, int swappiness, struct actor *a);
+bool try_to_inc_max_seq(struct lruvec *lruvec, uint64_t seq, int swappiness,
+			struct scan_control *sc);
+/* One scan_folios() outcome: scanned count, isolated count, exhausted flag. */
+struct scan_result {
+	int scanned;
+	int isolated;
+	bool exhausted;		/* mglru.exhaust_detect: the last evictable gen ran dry */
+};
+struct scan_result scan_folios(uint64_t nr_to_scan, struct lruvec *lruvec,
+			       struct scan_control *sc, int type, int tier, struct flist *list);
+int isolate_folios(uint64_t nr_to_scan, struct lruvec *lruvec, struct scan_control *sc,
+		   int swappiness, int *type_scanned, struct flist *list, int *isolated);
+/* Returns what the policy's loop counts: scanned (and isolated via out). */
+int evict_folios(uint64_t nr_to_scan, struct lruvec *lruvec, struct scan_control *sc,
+		 int swappiness, int *isolated);
+bool try_to_shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc);
+int get_swappiness(const struct lruvec *lruvec, const struct scan_control *sc);
+
+#endif
