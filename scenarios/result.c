@@ -16,6 +16,10 @@ void result_free(struct run_result *r)
 	for (int i = 0; i < r->nr; i++)
 		free(r->g[i].v);
 	free(r->g);
+	free(r->dump);
+	for (int i = 0; i < r->nr_samples; i++)
+		free(r->samples[i]);
+	free(r->samples);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -60,6 +64,37 @@ void result_add(struct result_group *g, const char *key, double value, bool is_i
 	v->is_int = is_int;
 }
 
+void result_dump_append(struct run_result *r, const char *line)
+{
+	size_t n = strlen(line);
+	char *d = realloc(r->dump, r->dump_len + n + 2);
+
+	if (!d)
+		abort();	/* host out of memory */
+	memcpy(d + r->dump_len, line, n);
+	d[r->dump_len + n] = '\n';
+	d[r->dump_len + n + 1] = '\0';
+	r->dump = d;
+	r->dump_len += n + 1;
+}
+
+void result_add_sample(struct run_result *r, const char *json)
+{
+	if (r->nr_samples == r->cap_samples) {
+		int cap = r->cap_samples ? 2 * r->cap_samples : 64;
+		char **n = realloc(r->samples, (size_t)cap * sizeof(*n));
+
+		if (!n)
+			abort();	/* host out of memory */
+		r->samples = n;
+		r->cap_samples = cap;
+	}
+	r->samples[r->nr_samples] = strdup(json);
+	if (!r->samples[r->nr_samples])
+		abort();
+	r->nr_samples++;
+}
+
 const struct result_group *result_find_group(const struct run_result *r, const char *name)
 {
 	for (int i = 0; i < r->nr; i++)
@@ -86,19 +121,43 @@ int result_write(const struct run_result *r, FILE *f)
 		for (int j = 0; j < r->g[i].nr; j++)
 			fprintf(f, "v\t%s\t%s\t%a\t%d\n", r->g[i].name, r->g[i].v[j].key,
 				r->g[i].v[j].value, r->g[i].v[j].is_int);
+	for (int i = 0; i < r->nr_samples; i++)
+		fprintf(f, "s\t%s\n", r->samples[i]);
+	if (r->dump) {
+		const char *p = r->dump;
+
+		while (*p) {
+			const char *nl = strchr(p, '\n');
+			size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+			fprintf(f, "d\t%.*s\n", (int)n, p);
+			p += n + (nl ? 1 : 0);
+		}
+	}
 	fprintf(f, "end\n");
 	return ferror(f) ? -1 : 0;
 }
 
 int result_read(struct run_result *r, FILE *f)
 {
-	char line[512];
+	char line[4096];
 	bool ended = false;
 
 	result_init(r);
 	while (fgets(line, sizeof(line), f)) {
-		char *save, *tag = strtok_r(line, "\t\n", &save);
+		char *save, *tag;
 
+		if (!strncmp(line, "d\t", 2)) {
+			line[strcspn(line, "\n")] = '\0';
+			result_dump_append(r, line + 2);
+			continue;
+		}
+		if (!strncmp(line, "s\t", 2)) {
+			line[strcspn(line, "\n")] = '\0';
+			result_add_sample(r, line + 2);
+			continue;
+		}
+		tag = strtok_r(line, "\t\n", &save);
 		if (!tag)
 			continue;
 		if (!strcmp(tag, "run")) {

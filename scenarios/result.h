@@ -32,7 +32,14 @@ struct run_result {
 	double host_seconds;	/* wall time of the run on the host */
 	struct result_group *g;
 	int nr, cap;
+	char *dump;		/* --dump lru_gen text (NULL if none) */
+	size_t dump_len;
+	char **samples;		/* time series rows, each a JSON object */
+	int nr_samples, cap_samples;
 };
+
+void result_dump_append(struct run_result *r, const char *line);
+void result_add_sample(struct run_result *r, const char *json);
 
 void result_init(struct run_result *r);
 void result_free(struct run_result *r);

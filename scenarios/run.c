@@ -6,6 +6,7 @@
 
 #include "models/memory.h"
 #include "models/policy.h"
+#include "models/policy/mglru.h"
 #include "models/vmscan.h"
 #include "scenarios/run.h"
 #include "scenarios/workload.h"
@@ -139,6 +140,100 @@ static void report_device(struct run_result *r, const struct blockdev *d, uint64
 	result_add(g, "io_us_mean", nr ? (double)d->st.service_ns / (double)nr / 1e3 : 0, false);
 }
 
+/* ---- teaching dumps and time series ---- */
+
+struct sampler {
+	const struct run_opts *o;	/* what to record */
+	struct run_result *r;		/* where */
+	uint64_t next_dump_ns;		/* next periodic dump */
+};
+
+static void dump_line(void *ctx, const char *line)
+{
+	result_dump_append(ctx, line);
+}
+
+/* /sys/kernel/debug/lru_gen (or the policy's lists) for every lruvec */
+static void dump_lruvecs(struct run_result *r, uint64_t now)
+{
+	char head[64];
+	int nid;
+
+	snprintf(head, sizeof(head), "# t=%.3f s", (double)now / 1e9);
+	result_dump_append(r, head);
+	for (int id = 1; id <= mm.nr_memcgs; id++)
+		for_each_node(nid)
+			if (mm.policy->print_state)
+				mm.policy->print_state(mm.memcgs[id]->lruvec[nid], dump_line, r);
+}
+
+/* One JSON row per lruvec: generation sizes (MGLRU) or list sizes (classic). */
+static void sample_lruvecs(struct run_result *r, uint64_t now)
+{
+	char row[1024];
+	int nid;
+
+	for (int id = 1; id <= mm.nr_memcgs; id++) {
+		for_each_node(nid) {
+			struct lruvec *lruvec = mm.memcgs[id]->lruvec[nid];
+			int len = snprintf(row, sizeof(row), "{\"t\": %.6f, \"memcg\": \"/%s\", \"node\": %d",
+					   (double)now / 1e9, mm.memcgs[id]->name, nid);
+
+			if (mm.policy->shrink_node) {	/* the MGLRU policies */
+				struct lru_gen_folio *lrugen = lrugen_of(lruvec);
+				uint64_t seq = lrugen->min_seq[0] < lrugen->min_seq[1] ?
+					       lrugen->min_seq[0] : lrugen->min_seq[1];
+
+				len += snprintf(row + len, sizeof(row) - (size_t)len,
+						", \"max_seq\": %llu, \"min_seq\": [%llu, %llu], \"gens\": [",
+						(unsigned long long)lrugen->max_seq,
+						(unsigned long long)lrugen->min_seq[0],
+						(unsigned long long)lrugen->min_seq[1]);
+				for (uint64_t q = seq; q <= lrugen->max_seq; q++) {
+					int gen = lru_gen_from_seq(q);
+
+					len += snprintf(row + len, sizeof(row) - (size_t)len,
+							"%s{\"seq\": %llu, \"anon\": %lld, \"file\": %lld}",
+							q == seq ? "" : ", ", (unsigned long long)q,
+							(long long)lrugen->nr_pages[gen][0],
+							(long long)lrugen->nr_pages[gen][1]);
+				}
+				snprintf(row + len, sizeof(row) - (size_t)len, "]}");
+			} else {
+				snprintf(row + len, sizeof(row) - (size_t)len,
+					 ", \"inactive_anon\": %llu, \"active_anon\": %llu, "
+					 "\"inactive_file\": %llu, \"active_file\": %llu}",
+					 (unsigned long long)lruvec_lru_size(lruvec, LRU_INACTIVE_ANON),
+					 (unsigned long long)lruvec_lru_size(lruvec, LRU_ACTIVE_ANON),
+					 (unsigned long long)lruvec_lru_size(lruvec, LRU_INACTIVE_FILE),
+					 (unsigned long long)lruvec_lru_size(lruvec, LRU_ACTIVE_FILE));
+			}
+			result_add_sample(r, row);
+		}
+	}
+}
+
+static void sampler_fn(struct actor *self, void *arg)
+{
+	struct sampler *sm = arg;
+	uint64_t period = sm->o->sample_ns;
+
+	if (sm->o->dump_every_ns && (!period || sm->o->dump_every_ns < period))
+		period = sm->o->dump_every_ns;
+	for (;;) {
+		uint64_t now;
+
+		actor_sleep_ns(self, period);
+		now = engine_clock_ns();
+		if (sm->o->sample_ns && now % sm->o->sample_ns < period)
+			sample_lruvecs(sm->r, now);
+		if (sm->o->dump_every_ns && now >= sm->next_dump_ns) {
+			dump_lruvecs(sm->r, now);
+			sm->next_dump_ns += sm->o->dump_every_ns;
+		}
+	}
+}
+
 int scenario_run(const struct scenario *s, const struct run_opts *o,
 		 struct run_result *r, char *err, size_t errlen)
 {
@@ -151,6 +246,7 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 	struct workload *wls = NULL;
 	uint64_t *dev_next = NULL, end_ns;
 	double host_start = host_now();
+	struct sampler sm;
 	char *xml;
 	int nid, rc = -1;
 
@@ -180,6 +276,13 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 		return -1;
 	}
 
+	mm.mglru = (struct mglru_opts){
+		.fallback = s->mglru.fallback,
+		.exhaust_detect = s->mglru.exhaust_detect,
+		.retry_once = s->mglru.retry_once,
+		.fallback_gate = s->mglru.fallback_gate,
+		.min_ttl_ns = s->mglru.min_ttl_ns,
+	};
 	devs = calloc((size_t)s->nr_devices + 1, sizeof(*devs));
 	dev_next = calloc((size_t)s->nr_devices + 1, sizeof(*dev_next));
 	memcgs = calloc((size_t)s->nr_memcgs + 1, sizeof(*memcgs));
@@ -250,6 +353,12 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 	}
 	for_each_node(nid)
 		kswapd_run(nid);
+	if (o->sample_ns || (o->dump_lru_gen && o->dump_every_ns)) {
+		sm.o = o;
+		sm.r = r;
+		sm.next_dump_ns = o->dump_every_ns;
+		actor_create("sampler", 0, sampler_fn, &sm, true);
+	}
 
 	end_ns = engine_run(s->machine.duration_ns);
 
@@ -272,6 +381,8 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 	for (int i = 0; i < s->nr_devices; i++)
 		report_device(r, &devs[i], end_ns);
 	report_nodes(r);
+	if (o->dump_lru_gen)
+		dump_lruvecs(r, end_ns);
 	r->host_seconds = host_now() - host_start;
 	rc = 0;
 out:

@@ -14,6 +14,9 @@ struct run_opts {
 	uint64_t seed;			/* run seed */
 	const char *options;		/* the --set text, for the record */
 	bool check_invariants;		/* check the model's invariants at the end */
+	bool dump_lru_gen;		/* --dump lru_gen: state at the end (and every dump_every_ns) */
+	uint64_t dump_every_ns;		/* --dump-every T (0 = only at the end) */
+	uint64_t sample_ns;		/* --sample T: time series period (0 = off) */
 };
 
 /*

@@ -138,6 +138,8 @@ enum key_type {
 	KT_WL_TYPE,	/* workload type */
 	KT_ACCESS,	/* read / mmap */
 	KT_SCALE,	/* a scale: 0.125 or 1/8 */
+	KT_FALLBACK,	/* scanned0 / explicit */
+	KT_TRISTATE,	/* 0/1 (default: the policy's) */
 };
 
 struct key_desc {
@@ -161,6 +163,15 @@ static const struct key_desc machine_keys[] = {
 	K("duration", KT_TIME, struct scn_machine, duration_ns, 0, 0, "a duration"),
 	K("policy", KT_STRING, struct scn_machine, policy, 0, 0, "a policy list"),
 	K("scale", KT_SCALE, struct scn_machine, scale, 0, 0, "a scale (0 < F <= 1, or 1/N)"),
+	{ 0 }
+};
+
+static const struct key_desc mglru_keys[] = {
+	K("fallback", KT_FALLBACK, struct scn_mglru, fallback, 0, 0, "scanned0 or explicit"),
+	K("exhaust_detect", KT_TRISTATE, struct scn_mglru, exhaust_detect, 0, 0, "0 or 1"),
+	K("retry_once", KT_TRISTATE, struct scn_mglru, retry_once, 0, 0, "0 or 1"),
+	K("fallback_gate", KT_TRISTATE, struct scn_mglru, fallback_gate, 0, 0, "0 or 1"),
+	K("min_ttl", KT_TIME, struct scn_mglru, min_ttl_ns, 0, 0, "a duration"),
 	{ 0 }
 };
 
@@ -424,6 +435,22 @@ static int apply_key(void *obj, const struct key_desc *tab, const struct entry *
 			}
 		}
 		return bad_value(ec, e, k->what);
+	case KT_FALLBACK:
+		if (!strcmp(e->value, "scanned0"))
+			*(int *)p = 0;
+		else if (!strcmp(e->value, "explicit"))
+			*(int *)p = 1;
+		else
+			return bad_value(ec, e, k->what);
+		return 0;
+	case KT_TRISTATE:
+		if (!strcmp(e->value, "0"))
+			*(int *)p = 0;
+		else if (!strcmp(e->value, "1"))
+			*(int *)p = 1;
+		else
+			return bad_value(ec, e, k->what);
+		return 0;
 	case KT_ACCESS:
 		if (!strcmp(e->value, "read"))
 			*(enum scn_access *)p = ACC_READ;
@@ -478,6 +505,10 @@ static void *section_object(struct scenario *s, const struct entry *e,
 	if (!strcmp(sec, "machine")) {
 		*tab = machine_keys;
 		return &s->machine;
+	}
+	if (!strcmp(sec, "mglru")) {
+		*tab = mglru_keys;
+		return &s->mglru;
 	}
 	if (!dot || (size_t)(dot - sec) >= sizeof(kind) || strlen(dot + 1) >= sizeof(name) ||
 	    !valid_name(dot + 1)) {
@@ -536,6 +567,7 @@ static void machine_defaults(struct scenario *s)
 	s->machine.swappiness = 60;		/* vm.swappiness default */
 	s->machine.watermark_scale_factor = 10;	/* vm.watermark_scale_factor default */
 	s->machine.scale = 1.0;
+	s->mglru = (struct scn_mglru){ -1, -1, -1, -1, 0 };
 }
 
 static int fail_at(char *err, size_t errlen, const char *path, const char *sec,
@@ -705,7 +737,7 @@ int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 			free(ctx.e);
 			return -1;
 		}
-		if (!strncmp(sets[i], "machine.", 8)) {
+		if (!strncmp(sets[i], "machine.", 8) || !strncmp(sets[i], "mglru.", 6)) {
 			dot2 = dot1;
 		} else {
 			dot2 = strchr(dot1 + 1, '.');

@@ -79,11 +79,21 @@ struct scn_workload {
 	bool prefault;			/* anon: touch every page once first */
 };
 
+/* [mglru]: the isolate_folios variants and min_ttl (apply to both MGLRU policies) */
+struct scn_mglru {
+	int fallback;			/* -1 default, 0 scanned0, 1 explicit */
+	int exhaust_detect;		/* -1 default, 0 or 1 */
+	int retry_once;			/* -1 default, 0 or 1 */
+	int fallback_gate;		/* -1 default, 0 or 1 */
+	uint64_t min_ttl_ns;		/* min_ttl_ms */
+};
+
 struct scenario {
 	char path[256];			/* file it came from */
 	char name[64];			/* basename without .ini */
 	char *text;			/* the file's text */
 	struct scn_machine machine;
+	struct scn_mglru mglru;
 	struct scn_node node[SCN_MAX_NODES];
 	struct scn_device device[SCN_MAX_DEVICES];
 	int nr_devices;

@@ -25,6 +25,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: mmemu run SCENARIO [--policy a,b,...] [--set section.key=value]...\n"
 		"                 [--seed N] [--scale F] [--format text|json|csv] [-j N]\n"
+		"                 [--dump lru_gen [--dump-every T]] [--sample T]\n"
 		"       mmemu list\n"
 		"       mmemu bench\n"
 		"       mmemu --help\n"
@@ -36,6 +37,9 @@ static void usage(FILE *f)
 		"        --scale    shrink sizes and counts (0 < F <= 1, or 1/N)\n"
 		"        --format   text (default), json or csv\n"
 		"        -j         runs in parallel (default 2)\n"
+		"        --dump lru_gen   each lruvec as /sys/kernel/debug/lru_gen shows it, at\n"
+		"                   the end and, with --dump-every T, every T simulated\n"
+		"        --sample   period of the JSON time series of generation sizes (0.1s)\n"
 		"list    the registered policies and workload types\n"
 		"bench   hit-path accesses, faults per host second, bytes per folio\n");
 }
@@ -116,13 +120,17 @@ static int cmd_run(int argc, char **argv)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "scale", required_argument, NULL, 'x' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "dump", required_argument, NULL, 'd' },
+		{ "dump-every", required_argument, NULL, 'D' },
+		{ "sample", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *sets[MAX_SETS], *policy_arg = NULL, *format = "text";
 	char *policies[MAX_POLICIES], policy_buf[512], options[256] = "", err[512];
 	int nr_sets = 0, nr_policies = 0, jobs = 2, opt, rc = 0;
-	uint64_t seed = 1;
+	uint64_t seed = 1, dump_every = 0, sample = 100 * NSEC_PER_MSEC;
+	bool dump = false;
 	double scale = 0;
 	struct scenario s;
 	struct run_result *runs;
@@ -174,6 +182,22 @@ static int cmd_run(int argc, char **argv)
 				return die(err);
 			}
 			break;
+		case 'd':
+			if (strcmp(optarg, "lru_gen")) {
+				snprintf(err, sizeof(err), "--dump '%s': only lru_gen is known", optarg);
+				return die(err);
+			}
+			dump = true;
+			break;
+		case 'D':
+		case 'T':
+			if (parse_time_ns(optarg, opt == 'D' ? &dump_every : &sample) ||
+			    (opt == 'D' && !dump_every)) {
+				snprintf(err, sizeof(err), "--%s '%s' is not a duration",
+					 opt == 'D' ? "dump-every" : "sample", optarg);
+				return die(err);
+			}
+			break;
 		case 'j':
 			jobs = atoi(optarg);
 			if (jobs < 1 || jobs > 64)
@@ -191,6 +215,8 @@ static int cmd_run(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (dump_every && !dump)
+		return die("--dump-every needs --dump lru_gen");
 	if (scenario_load(&s, argv[optind], sets, nr_sets, scale, err, sizeof(err)))
 		return die(err);
 
@@ -225,6 +251,9 @@ static int cmd_run(int argc, char **argv)
 				.seed = seed,
 				.options = options,
 				.check_invariants = true,
+				.dump_lru_gen = dump,
+				.dump_every_ns = dump_every,
+				.sample_ns = sample,
 			};
 
 			if (spawn_run(&s, &o, &children[started]))
@@ -242,6 +271,10 @@ static int cmd_run(int argc, char **argv)
 			output_csv(stdout, s.name, s.machine.scale, runs, nr_policies);
 		else
 			output_text(stdout, s.name, s.machine.scale, runs, nr_policies);
+		if (dump && strcmp(format, "json"))
+			for (int i = 0; i < nr_policies; i++)
+				printf("\n# lru_gen, policy %s\n%s", runs[i].policy,
+				       runs[i].dump ? runs[i].dump : "");
 	}
 	for (int i = 0; i < nr_policies; i++)
 		result_free(&runs[i]);

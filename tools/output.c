@@ -214,10 +214,18 @@ static void json_run(FILE *f, const struct run_result *r)
 				fprintf(f, "}");
 				first = false;
 			}
-			fprintf(f, "}%s\n", k == 0 ? "," : "");
+			fprintf(f, "},\n");
 		}
 	}
-	fprintf(f, "    }");
+	fprintf(f, "     \"lru_gen_samples\": [");
+	for (int i = 0; i < r->nr_samples; i++)
+		fprintf(f, "%s\n       %s", i ? "," : "", r->samples[i]);
+	fprintf(f, "]");
+	if (r->dump) {
+		fprintf(f, ",\n     \"lru_gen_dump\": ");
+		json_string(f, r->dump);
+	}
+	fprintf(f, "\n    }");
 }
 
 void output_json(FILE *f, const char *scenario, double scale, const struct run_result *runs,
