@@ -16,10 +16,22 @@
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/mutex.h>
+#include <simgrid/semaphore.h>
 
 #include "core/engine.h"
 
 struct actor *current_actor;
+
+/*
+ * Every SimGrid call may be a simcall, during which other actors run and
+ * move current_actor; the caller takes it back when the call returns.
+ */
+#define SG_CALL(call)                                  \
+	do {                                           \
+		struct actor *sg_call_self = current_actor; \
+		call;                                  \
+		current_actor = sg_call_self;          \
+	} while (0)
 
 static struct {
 	bool initialised;	/* simgrid_init done (once per process) */
@@ -115,11 +127,11 @@ struct actor *actor_create(const char *name, int node, actor_fn fn, void *arg,
 	eng.actors[eng.nr_actors++] = a;
 
 	snprintf(host, sizeof(host), "node%d", node);
-	sa = sg_actor_init(a->name, sg_host_by_name(host));
-	sg_actor_set_data(sa, a);
-	sg_actor_start(sa, actor_trampoline, 0, NULL);
+	SG_CALL(sa = sg_actor_init(a->name, sg_host_by_name(host)));
+	SG_CALL(sg_actor_set_data(sa, a));
+	SG_CALL(sg_actor_start(sa, actor_trampoline, 0, NULL));
 	if (daemon)
-		sg_actor_daemonize(sa);
+		SG_CALL(sg_actor_daemonize(sa));
 	a->sg = sa;
 	return a;
 }
@@ -151,30 +163,40 @@ void actor_sleep_ns(struct actor *a, uint64_t ns)
 	current_actor = a;
 }
 
+/*
+ * Wait queues: a FIFO of actors, each blocked on its own semaphore with a
+ * timeout. (SimGrid's condition variables with timeouts were seen to lose
+ * mutex ownership when a timeout and a notify met at the same instant.)
+ */
 struct waitq {
-	sg_cond_t cond;		/* the engine's condition */
-	sg_mutex_t mutex;	/* held only around the wait */
-	int nr_waiters;		/* actors blocked here */
+	struct actor *head, *tail;	/* waiters in arrival order */
+	int nr_waiters;
 };
 
 struct waitq *waitq_create(void)
 {
-	struct waitq *wq = calloc(1, sizeof(*wq));
-
-	if (!wq)
-		return NULL;
-	wq->cond = sg_cond_init();
-	wq->mutex = sg_mutex_init();
-	return wq;
+	return calloc(1, sizeof(struct waitq));
 }
 
 void waitq_destroy(struct waitq *wq)
 {
-	if (!wq)
-		return;
-	sg_cond_destroy(wq->cond);
-	sg_mutex_destroy(wq->mutex);
 	free(wq);
+}
+
+static void waitq_remove(struct waitq *wq, struct actor *a)
+{
+	struct actor **pp = &wq->head, *prev = NULL;
+
+	for (; *pp; prev = *pp, pp = &(*pp)->wq_next) {
+		if (*pp == a) {
+			*pp = a->wq_next;
+			if (wq->tail == a)
+				wq->tail = prev;
+			a->wq_next = NULL;
+			wq->nr_waiters--;
+			return;
+		}
+	}
 }
 
 bool waitq_wait(struct actor *a, struct waitq *wq, uint64_t timeout_ns)
@@ -182,29 +204,68 @@ bool waitq_wait(struct actor *a, struct waitq *wq, uint64_t timeout_ns)
 	int timed_out = 0;
 
 	actor_flush_cpu(a);
-	sg_mutex_lock(wq->mutex);
+	if (!a->sem)
+		SG_CALL(a->sem = sg_sem_init(0));
+	a->woken = false;
+	a->wq_next = NULL;
+	if (wq->tail)
+		wq->tail->wq_next = a;
+	else
+		wq->head = a;
+	wq->tail = a;
 	wq->nr_waiters++;
 	if (timeout_ns)
-		timed_out = sg_cond_wait_for(wq->cond, wq->mutex,
-					     ns_to_s(timeout_ns));
+		timed_out = sg_sem_acquire_timeout(a->sem, ns_to_s(timeout_ns));
 	else
-		sg_cond_wait(wq->cond, wq->mutex);
-	wq->nr_waiters--;
-	sg_mutex_unlock(wq->mutex);
+		sg_sem_acquire(a->sem);
 	current_actor = a;
-	return !timed_out;
+	if (timed_out) {
+		if (a->woken) {
+			/* woken at the instant of the timeout: take the release */
+			sg_sem_acquire_timeout(a->sem, 0);
+			current_actor = a;
+			return true;
+		}
+		waitq_remove(wq, a);
+		return false;
+	}
+	return true;
+}
+
+/* Wakes the waiters present now: they are taken off first, then released. */
+static void waitq_wake(struct waitq *wq, int nr)
+{
+	struct actor *list = NULL, **tail = &list;
+
+	while (wq->head && nr--) {
+		struct actor *a = wq->head;
+
+		wq->head = a->wq_next;
+		if (!wq->head)
+			wq->tail = NULL;
+		a->wq_next = NULL;
+		a->woken = true;
+		wq->nr_waiters--;
+		*tail = a;
+		tail = &a->wq_next;
+	}
+	while (list) {
+		struct actor *a = list;
+
+		list = a->wq_next;
+		a->wq_next = NULL;
+		SG_CALL(sg_sem_release(a->sem));
+	}
 }
 
 void waitq_wake_all(struct waitq *wq)
 {
-	if (wq->nr_waiters)
-		sg_cond_notify_all(wq->cond);
+	waitq_wake(wq, -1);
 }
 
 void waitq_wake_one(struct waitq *wq)
 {
-	if (wq->nr_waiters)
-		sg_cond_notify_one(wq->cond);
+	waitq_wake(wq, 1);
 }
 
 int waitq_nr_waiters(const struct waitq *wq)
@@ -221,7 +282,7 @@ struct sim_mutex *sim_mutex_create(void)
 	struct sim_mutex *m = calloc(1, sizeof(*m));
 
 	if (m)
-		m->m = sg_mutex_init();
+		SG_CALL(m->m = sg_mutex_init());
 	return m;
 }
 
@@ -242,7 +303,7 @@ void sim_mutex_lock(struct actor *a, struct sim_mutex *m)
 
 void sim_mutex_unlock(struct sim_mutex *m)
 {
-	sg_mutex_unlock(m->m);
+	SG_CALL(sg_mutex_unlock(m->m));
 }
 
 /* ---- timers: a binary heap ordered by (when, seq) ---- */
@@ -349,8 +410,11 @@ uint64_t engine_run(uint64_t until_ns)
 
 void engine_exit(void)
 {
-	for (size_t i = 0; i < eng.nr_actors; i++)
+	for (size_t i = 0; i < eng.nr_actors; i++) {
+		if (eng.actors[i]->sem)
+			sg_sem_destroy(eng.actors[i]->sem);
 		free(eng.actors[i]);
+	}
 	free(eng.actors);
 	eng.actors = NULL;
 	eng.nr_actors = eng.cap_actors = 0;

@@ -39,6 +39,9 @@ struct actor {
 	void *arg;		/* body argument */
 	void *sg;		/* the engine's actor handle */
 	bool is_kswapd;		/* current_is_kswapd() */
+	void *sem;		/* the engine's semaphore this actor waits on */
+	struct actor *wq_next;	/* next waiter on the wait queue it sleeps on */
+	bool woken;		/* taken off a wait queue by a waker */
 	void *task;		/* the models/ task this actor runs for, if any */
 };
 

@@ -11,7 +11,9 @@
 
 #include "models/costs.h"
 #include "models/memory.h"
+#include "models/page_io.h"
 #include "models/policy.h"
+#include "models/swap.h"
 #include "models/vmscan.h"
 
 /* Default read_ahead_kb = 128: 32 pages (block/blk-settings.c VM_READAHEAD_PAGES). */
@@ -129,12 +131,34 @@ void anon_region_zap(struct address_space *as)
 		uint64_t entry = as->slots[i];
 		struct folio *folio;
 
-		if (!entry || xa_is_value(entry))
+		if (!entry)
 			continue;
+		if (xa_is_value(entry)) {
+			swap_zap_entry(as, i);
+			continue;
+		}
 		folio = folio_of((uint32_t)entry);
+		if (folio_test_swapcache(folio)) {
+			swap_free(folio->private);
+			delete_from_swap_cache(folio);
+		}
+		if (folio_test_writeback(folio)) {
+			/* still being written: an orphan that reclaim frees later */
+			folio->mapping = 0;
+			folio->index = 0;
+			as->slots[i] = 0;
+			as->ptes[i] = 0;
+			as->owner->rss_anon--;
+			as->nr_resident--;
+			continue;
+		}
 		/* reclaim never sleeps with folios isolated, so this one is listed */
 		if (folio_test_lru(folio))
 			mm.policy->folio_del(folio_lruvec(folio), folio);
+		if (folio_test_swapcache(folio)) {
+			swap_free(folio->private);
+			delete_from_swap_cache(folio);
+		}
 		as->slots[i] = 0;
 		as->ptes[i] = 0;
 		as->owner->rss_anon--;
@@ -181,9 +205,12 @@ static int page_cache_read(struct actor *a, struct task *t, struct address_space
 {
 	struct mem_cgroup *memcg = t->memcg;
 	uint32_t locked[RA_MAX_PAGES];
-	uint64_t run_start = 0, run_len = 0, done = 0;
+	uint64_t run_start = 0, run_len = 0;
 	unsigned int nr_locked = 0;
+	struct bio_batch batch;
 	int err = 0;
+
+	bio_batch_init(&batch);
 
 	for (uint64_t i = index; i < index + nr && i < f->nr_pages; i++) {
 		uint64_t entry = f->slots[i];
@@ -221,26 +248,18 @@ static int page_cache_read(struct actor *a, struct task *t, struct address_space
 		continue;
 submit:
 		if (run_len) {
-			uint64_t d = blockdev_submit(f->bdev, REQ_OP_READ,
-						     f->bdev_start + run_start, (uint32_t)run_len,
-						     actor_now_ns(a), NULL, NULL);
-			if (d > done)
-				done = d;
+			bio_batch_submit(&batch, a, f->bdev, REQ_OP_READ, f->bdev_start + run_start,
+					 (uint32_t)run_len);
 			count_vm_events(PGPGIN, run_len * (PAGE_SIZE / 1024));
-			actor_charge_sys(a, COST_BIO_SUBMIT_NS);
 			run_len = 0;
 		}
 	}
 	if (run_len) {
-		uint64_t d = blockdev_submit(f->bdev, REQ_OP_READ, f->bdev_start + run_start,
-					     (uint32_t)run_len, actor_now_ns(a), NULL, NULL);
-		if (d > done)
-			done = d;
+		bio_batch_submit(&batch, a, f->bdev, REQ_OP_READ, f->bdev_start + run_start,
+				 (uint32_t)run_len);
 		count_vm_events(PGPGIN, run_len * (PAGE_SIZE / 1024));
-		actor_charge_sys(a, COST_BIO_SUBMIT_NS);
 	}
-	if (done)
-		actor_sleep_until_ns(a, done);
+	bio_batch_wait(&batch, a);
 	for (unsigned int i = 0; i < nr_locked; i++) {
 		struct folio *folio = folio_of(locked[i]);
 
@@ -377,6 +396,8 @@ int anon_access(struct actor *a, struct task *t, struct address_space *as,
 	}
 	if (t->oom_killed)
 		return -EINTR;
+	if (as->slots[index] && xa_is_value(as->slots[index]))
+		return do_swap_page(a, t, as, index, write);
 	/* do_anonymous_page(): a zeroed page */
 	count_vm_events(PGFAULT, 1);
 	count_memcg_events(t->memcg, PGFAULT, 1);

@@ -6,6 +6,7 @@
 
 #include "models/memory.h"
 #include "models/policy.h"
+#include "models/swap.h"
 #include "models/vmscan.h"
 
 struct mm_kernel mm;
@@ -173,6 +174,9 @@ int mm_init(const struct machine *machine, const struct reclaim_policy *policy,
 	mm.root_mem_cgroup = mem_cgroup_create(NULL, "");
 	if (!mm.root_mem_cgroup)
 		return -ENOMEM;
+	/* mapping 0: orphans, folios whose owner exited while they were in flight */
+	if (!file_create("(orphans)", 0, NULL, 0, false))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -212,6 +216,8 @@ void mm_exit(void)
 			waitq_destroy(pgdat->reclaim_wait[r]);
 		free(pgdat->lrupriv);
 	}
+	if (mm.swap)
+		swap_exit();
 	folio_table_exit();
 	memset(&mm, 0, sizeof(mm));
 }

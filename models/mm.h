@@ -125,6 +125,7 @@ extern const char *const memcg_event_name[MEMCG_NR_MEMORY_EVENTS];
 
 struct mem_cgroup;
 struct reclaim_policy;
+struct swap_info;
 
 /* The LRU vector of one memcg on one node. */
 struct lruvec {
@@ -231,6 +232,7 @@ struct address_space {
 	uint64_t ra_prev;		/* readahead: last index read + 1 */
 	uint32_t ra_size;		/* readahead: current window in pages */
 	uint32_t mmap_miss;		/* faults that missed, less hits (read-around off past 100) */
+	double compress_ratio;		/* anon: zram compression ratio of its data (0: default) */
 };
 
 /* A process: a memcg member with anonymous regions; the OOM killer's unit. */
@@ -242,6 +244,7 @@ struct task {
 	bool oom_killed;		/* SIGKILL from the OOM killer */
 	uint64_t oom_kill_ns;		/* when */
 	uint64_t rss_anon;		/* resident anon pages */
+	uint64_t nr_swapents;		/* anon pages out on swap (MM_SWAPENTS) */
 	uint32_t *regions;		/* anon address_space ids */
 	int nr_regions;
 	uint32_t *files;		/* file address_space ids it has mapped */
@@ -277,7 +280,8 @@ struct mm_kernel {
 	unsigned int bucket_order;	/* workingset shadow timestamp granularity */
 	uint64_t nr_alloc_inflight;	/* charged, not yet on an LRU */
 	uint64_t nr_oom_kills;		/* OOM kills of any kind */
-	bool swap_enabled;		/* a swap device exists (later) */
+	bool swap_enabled;		/* a swap device exists */
+	struct swap_info *swap;		/* the swap device (NULL: none) */
 	bool in_lru_fault;		/* current->in_lru_fault: adding folios from a fault */
 	struct mglru_opts mglru;	/* MGLRU variant options */
 	struct rng rng;			/* get_random_u32_below() */

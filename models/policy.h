@@ -31,6 +31,8 @@ struct reclaim_policy {
 	void (*folio_del)(struct lruvec *lruvec, struct folio *folio);
 	/* move_folios_to_lru(): put back a folio reclaim did not free */
 	void (*folio_putback)(struct lruvec *lruvec, struct folio *folio);
+	/* folio_rotate_reclaimable(): written back for reclaim, move to the tail */
+	void (*folio_rotate)(struct lruvec *lruvec, struct folio *folio);
 	/* folio_mark_accessed(): a read()/write() access */
 	void (*folio_mark_accessed)(struct folio *folio);
 
@@ -46,7 +48,7 @@ struct reclaim_policy {
 						  struct scan_control *sc);
 
 	/* workingset: shadow entry for an evicted folio, and its refault */
-	uint64_t (*workingset_eviction)(struct folio *folio);
+	uint64_t (*workingset_eviction)(struct folio *folio, struct mem_cgroup *target_memcg);
 	void (*workingset_refault)(struct folio *folio, uint64_t shadow);
 
 	/* invariants: walks the lists, counting folios per lru; 0 or -1 */

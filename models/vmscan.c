@@ -12,6 +12,7 @@
 #include "models/costs.h"
 #include "models/memory.h"
 #include "models/policy.h"
+#include "models/swap.h"
 #include "models/vmscan.h"
 #include "models/workingset.h"
 
@@ -28,13 +29,12 @@ bool can_reclaim_anon_pages(const struct mem_cgroup *memcg, int nid,
 {
 	(void)nid;
 	(void)sc;
-	/* Without a swap device, anon pages cannot be reclaimed (no demotion). */
+	/* Without swap space, anon pages cannot be reclaimed (no demotion). */
 	if (!mm.swap_enabled)
 		return false;
-	for (; memcg; memcg = memcg->parent)
-		if (memcg->swap_usage >= memcg->swap_max)
-			return false;
-	return true;
+	if (!mm.swap)
+		return true;	/* decisions only (tests without a device) */
+	return mem_cgroup_get_nr_swap_pages(memcg) > 0;
 }
 
 /* ---- rmap ---- */
@@ -67,7 +67,10 @@ static bool folio_mapped(const struct folio *folio)
 	return as->ptes && (as->ptes[folio->index] & PTE_PRESENT);
 }
 
-/* try_to_unmap(): clear the PTE; its dirty bit moves to the folio. */
+/*
+ * try_to_unmap(): clear the PTE; its dirty bit moves to the folio. An anon
+ * PTE becomes a swap entry pointing at the folio's slot.
+ */
 static void try_to_unmap(struct folio *folio)
 {
 	struct address_space *as = folio_mapping(folio);
@@ -76,8 +79,36 @@ static void try_to_unmap(struct folio *folio)
 	if (*pte & PTE_DIRTY)
 		folio_set_dirty(folio);
 	*pte = 0;
-	if (!folio_test_anon(folio))
+	if (folio_test_anon(folio)) {
+		as->slots[folio->index] = swp_entry(folio->private, 0);
+		as->nr_resident--;
+		if (as->owner) {
+			as->owner->rss_anon--;
+			as->owner->nr_swapents++;
+		}
+	} else {
 		mod_lruvec_state(folio_lruvec(folio), NR_FILE_MAPPED, -1);
+	}
+}
+
+void folio_rotate_reclaimable(struct folio *folio)
+{
+	if (folio_test_locked(folio) || folio_test_dirty(folio) ||
+	    folio_test_unevictable(folio) || !folio_test_lru(folio))
+		return;
+	mm.policy->folio_rotate(folio_lruvec(folio), folio);
+	count_vm_events(PGROTATED, 1);
+}
+
+void writeback_complete(struct pglist_data *pgdat, uint64_t nr_pages)
+{
+	pgdat->nr_throttled_written += nr_pages;
+	/* wake throttled reclaimers after 32 pages per throttled task were written */
+	if (pgdat->nr_reclaim_throttled &&
+	    pgdat->nr_throttled_written - pgdat->nr_reclaim_start >
+	    (uint64_t)SWAP_CLUSTER_MAX * (uint64_t)pgdat->nr_reclaim_throttled &&
+	    pgdat->reclaim_wait[VMSCAN_THROTTLE_WRITEBACK])
+		waitq_wake_all(pgdat->reclaim_wait[VMSCAN_THROTTLE_WRITEBACK]);
 }
 
 void wakeup_flusher_threads(void)
@@ -144,18 +175,28 @@ static enum folio_references folio_check_references(struct folio *folio)
 	return FOLIOREF_RECLAIM;
 }
 
-/* __remove_mapping(): replace the page cache entry with a shadow and free. */
-static void __remove_mapping(struct folio *folio, bool reclaimed)
+/*
+ * __remove_mapping(): leave a shadow where the folio was (the page cache
+ * slot, or the swap entry of an anon page) and free it.
+ */
+static void __remove_mapping(struct folio *folio, bool reclaimed,
+			     struct mem_cgroup *target_memcg)
 {
 	struct address_space *as = folio_mapping(folio);
 	uint64_t shadow = 0;
 
-	if (reclaimed && !folio_test_anon(folio) && mm.policy->workingset_eviction)
-		shadow = mm.policy->workingset_eviction(folio);
-	as->slots[folio->index] = shadow;
-	as->nr_resident--;
-	if (folio_test_anon(folio) && as->owner)
-		as->owner->rss_anon--;
+	if (reclaimed && folio->mapping && mm.policy->workingset_eviction)
+		shadow = mm.policy->workingset_eviction(folio, target_memcg);
+	if (folio_test_swapcache(folio)) {
+		uint64_t slot = folio->private;
+
+		if (folio->mapping)
+			as->slots[folio->index] = swp_entry(slot, shadow);
+		delete_from_swap_cache(folio);
+	} else if (folio->mapping) {
+		as->slots[folio->index] = shadow;
+		as->nr_resident--;
+	}
 	free_folio(folio);
 }
 
@@ -167,7 +208,6 @@ uint64_t shrink_folio_list(struct flist *folio_list, struct pglist_data *pgdat,
 	uint64_t nr_reclaimed = 0;
 	uint32_t idx;
 
-	(void)pgdat;
 	memset(stat, 0, sizeof(*stat));
 	flist_init(&ret_folios);
 
@@ -175,6 +215,7 @@ uint64_t shrink_folio_list(struct flist *folio_list, struct pglist_data *pgdat,
 		struct folio *folio = folio_of(idx);
 		enum folio_references references = FOLIOREF_RECLAIM;
 		bool file = folio_is_file_lru(folio);
+		bool dirty, writeback;
 
 		actor_charge_sys(sc->actor, COST_SHRINK_FOLIO_NS);
 		/* folio_trylock(): a reader's IO holds it */
@@ -183,6 +224,30 @@ uint64_t shrink_folio_list(struct flist *folio_list, struct pglist_data *pgdat,
 		sc->nr_scanned++;
 		if (folio_test_unevictable(folio))
 			goto activate_locked;
+
+		/* folio_check_dirty_writeback(): page cache only */
+		dirty = file && folio_test_dirty(folio);
+		writeback = file && folio_test_writeback(folio);
+		if (dirty || writeback)
+			stat->nr_dirty++;
+		if (dirty && !writeback)
+			stat->nr_unqueued_dirty++;
+		/* cycling faster than written: met again with PG_reclaim */
+		if (writeback && folio_test_reclaim(folio))
+			stat->nr_congested++;
+
+		if (folio_test_writeback(folio)) {
+			/* kswapd on a node flagged PGDAT_WRITEBACK: count and throttle later */
+			if (sc->kswapd && folio_test_reclaim(folio) &&
+			    (pgdat->flags & (1UL << PGDAT_WRITEBACK))) {
+				stat->nr_immediate++;
+				goto activate_locked;
+			}
+			/* mark it for immediate reclaim at writeback end, move on */
+			folio_set_reclaim(folio);
+			stat->nr_writeback++;
+			goto activate_locked;
+		}
 
 		if (!ignore_references)
 			references = mm.policy->check_references ?
@@ -199,10 +264,12 @@ uint64_t shrink_folio_list(struct flist *folio_list, struct pglist_data *pgdat,
 			break;
 		}
 
-		/* Anonymous memory needs swap to be reclaimed. */
-		if (folio_test_anon(folio) && !can_reclaim_anon_pages(folio_memcg(folio),
-								      folio->nid, sc))
-			goto activate_locked;
+		/* Anonymous memory needs a swap slot first. */
+		if (folio_test_anon(folio) && !folio_test_swapcache(folio)) {
+			if (!can_reclaim_anon_pages(folio_memcg(folio), folio->nid, sc) ||
+			    !add_to_swap(folio))
+				goto activate_locked;
+		}
 
 		if (folio_mapped(folio)) {
 			if (!sc->may_unmap) {
@@ -214,22 +281,38 @@ uint64_t shrink_folio_list(struct flist *folio_list, struct pglist_data *pgdat,
 		}
 
 		if (folio_test_dirty(folio)) {
-			/*
-			 * Dirty file pages are written back by the flusher, not
-			 * by direct reclaim: mark for immediate reclaim when
-			 * written, and keep them around (pageout() by kswapd
-			 * comes with the writeback model).
-			 */
-			stat->nr_dirty++;
-			stat->nr_unqueued_dirty++;
-			if (references == FOLIOREF_RECLAIM_CLEAN)
+			if (file) {
+				/*
+				 * Only kswapd writes file pages, and only when
+				 * it meets them again (PG_reclaim) on a node
+				 * flagged PGDAT_DIRTY; otherwise mark for
+				 * immediate reclaim and leave it to the flusher.
+				 * (kswapd's own pageout of file pages comes with
+				 * the writeback model; until then it defers too.)
+				 */
+				folio_set_reclaim(folio);
+				goto activate_locked;
+			}
+			if (references == FOLIOREF_RECLAIM_CLEAN || !sc->may_writepage)
 				goto keep;
-			folio_set_reclaim(folio);
-			goto activate_locked;
+			/* pageout() */
+			switch (swap_writepage(folio, sc->actor)) {
+			case -1:
+				goto activate_locked;
+			case 1:
+				/* under writeback: rotate to the tail when written */
+				folio_set_reclaim(folio);
+				stat->nr_pageout++;
+				goto keep;
+			default:
+				/* synchronous (zram): clean, free it now */
+				stat->nr_pageout++;
+				break;
+			}
 		}
 
 		actor_charge_sys(sc->actor, COST_FREE_FOLIO_NS);
-		__remove_mapping(folio, true);
+		__remove_mapping(folio, true, sc->target_mem_cgroup);
 		nr_reclaimed++;
 		continue;
 

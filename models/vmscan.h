@@ -94,6 +94,11 @@ int folio_referenced(struct folio *folio, bool *vm_exec);
 /* inactive_is_low(): inactive * sqrt(10 * GB) < active (hierarchical sizes). */
 bool inactive_is_low(struct lruvec *lruvec, enum lru_list inactive_lru);
 
+/* folio_rotate_reclaimable(): at writeback end, PG_reclaim folios go to the tail */
+void folio_rotate_reclaimable(struct folio *folio);
+/* Writeback completions for reclaim_throttle(WRITEBACK) wakeups. */
+void writeback_complete(struct pglist_data *pgdat, uint64_t nr_pages);
+
 /* wakeup_flusher_threads(WB_REASON_VMSCAN): counted; flushers come with writeback. */
 void wakeup_flusher_threads(void);
 

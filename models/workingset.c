@@ -49,15 +49,19 @@ void workingset_age_nonresident(struct lruvec *lruvec, uint64_t nr_pages)
 	} while ((lruvec = parent_lruvec(lruvec)));
 }
 
-uint64_t workingset_eviction(struct folio *folio)
+/*
+ * workingset_eviction(): the clock and the memcg id are those of the
+ * reclaim target (the root for global reclaim), read before this eviction
+ * ages it.
+ */
+uint64_t workingset_eviction(struct folio *folio, struct mem_cgroup *target_memcg)
 {
-	struct lruvec *lruvec = folio_lruvec(folio);
-	uint64_t eviction;
+	struct mem_cgroup *memcg = target_memcg ? target_memcg : mm.root_mem_cgroup;
+	struct lruvec *lruvec = memcg->lruvec[folio->nid];
+	uint64_t eviction = lruvec->nonresident_age >> mm.bucket_order;
 
 	workingset_age_nonresident(lruvec, 1);
-	eviction = lruvec->nonresident_age >> mm.bucket_order;
-	return pack_shadow(folio->memcg_id, folio->nid, eviction,
-			   folio_test_workingset(folio));
+	return pack_shadow(memcg->id, folio->nid, eviction, folio_test_workingset(folio));
 }
 
 void workingset_refault(struct folio *folio, uint64_t shadow)

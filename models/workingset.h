@@ -19,7 +19,7 @@ void unpack_shadow(uint64_t shadow, unsigned short *memcgid, int *nid,
 /* Advances the non-resident clock of the lruvec and its ancestors. */
 void workingset_age_nonresident(struct lruvec *lruvec, uint64_t nr_pages);
 /* Classic LRU: shadow for an evicted folio, refault check, activation. */
-uint64_t workingset_eviction(struct folio *folio);
+uint64_t workingset_eviction(struct folio *folio, struct mem_cgroup *target_memcg);
 void workingset_refault(struct folio *folio, uint64_t shadow);
 void workingset_activation(struct folio *folio);
 

@@ -98,6 +98,23 @@ void numa_free_page(struct machine *m, int nid)
 	m->node[nid].nr_free++;
 }
 
+int numa_reserve_page(struct machine *m, int nid)
+{
+	struct numa_node *n = &m->node[nid];
+
+	if (!n->nr_free)
+		return -1;
+	n->nr_free--;
+	n->nr_reserved++;
+	return 0;
+}
+
+void numa_unreserve_page(struct machine *m, int nid)
+{
+	m->node[nid].nr_reserved--;
+	m->node[nid].nr_free++;
+}
+
 void numa_wake_all_kswapds(struct machine *m)
 {
 	for (int i = 0; i < m->nr_nodes; i++)

@@ -71,6 +71,9 @@ int numa_alloc_page(struct machine *m, int preferred, enum zone_watermarks mark)
 /* Same, ignoring watermarks (the last resort of a nofail allocation). */
 int numa_alloc_page_nowmark(struct machine *m, int preferred);
 void numa_free_page(struct machine *m, int nid);
+/* Pages taken by a non-LRU user (the zram pool): -1 if the node has none free. */
+int numa_reserve_page(struct machine *m, int nid);
+void numa_unreserve_page(struct machine *m, int nid);
 /* Wakes kswapd of every node below its low watermark (wake_all_kswapds). */
 void numa_wake_all_kswapds(struct machine *m);
 

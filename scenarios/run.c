@@ -7,6 +7,7 @@
 #include "models/memory.h"
 #include "models/policy.h"
 #include "models/policy/mglru.h"
+#include "models/swap.h"
 #include "models/vmscan.h"
 #include "scenarios/run.h"
 #include "scenarios/workload.h"
@@ -73,6 +74,7 @@ static void report_nodes(struct run_result *r)
 		for (int t = 0; t < NR_VMSCAN_THROTTLE; t++)
 			result_add(g, throttle_names[t], (double)pgdat->throttle_ns[t] / 1e6, false);
 		result_add_u64(g, "kswapd_failures", (uint64_t)pgdat->kswapd_failures);
+		result_add_u64(g, "reserved_pages", n->nr_reserved);
 	}
 }
 
@@ -100,6 +102,7 @@ static void report_memcg(struct run_result *r, struct mem_cgroup *memcg)
 	result_add_u64(g, "memory.current", memcg->usage * 4096);
 	result_add_u64(g, "memory.peak", memcg->watermark * 4096);
 	result_add_u64(g, "memory.max", memcg->max == UINT64_MAX ? 0 : memcg->max * 4096);
+	result_add_u64(g, "memory.swap.current", memcg->swap_usage * 4096);
 
 	snprintf(name, sizeof(name), "memcg.%s.memory.stat", memcg->name);
 	g = result_group(r, name);
@@ -121,6 +124,28 @@ static void report_memcg(struct run_result *r, struct mem_cgroup *memcg)
 	for (int i = 0; i < MEMCG_NR_MEMORY_EVENTS; i++)
 		result_add_u64(g, memcg_event_name[i],
 			       memcg_memory_events(memcg, (enum memcg_memory_event)i));
+}
+
+static void report_swap(struct run_result *r)
+{
+	struct swap_info *si = mm.swap;
+	struct result_group *g;
+	uint64_t pool = 0;
+	int nid;
+
+	if (!si)
+		return;
+	g = result_group(r, "swap");
+	result_add_u64(g, "slots", si->nr_slots);
+	result_add_u64(g, "slots_used", si->nr_slots - si->nr_free);
+	if (si->type == SWAP_ZRAM) {
+		for_each_node(nid)
+			pool += si->pool_pages[nid];
+		result_add_u64(g, "zram_stored_pages", si->zram.nr_stored);
+		result_add_u64(g, "zram_compr_data_size", si->zram.compr_bytes);
+		result_add_u64(g, "zram_mem_used_total", pool * 4096);
+		result_add_u64(g, "zram_write_failed", si->nr_failed);
+	}
 }
 
 static void report_device(struct run_result *r, const struct blockdev *d, uint64_t end_ns)
@@ -310,7 +335,7 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 			p.nr_channels = (unsigned int)sd->channels;
 		p.delay_read_ns = sd->delay_read_ns;
 		p.delay_write_ns = sd->delay_write_ns;
-		blockdev_init(&devs[i], sd->name, &p);
+		blockdev_init(&devs[i], sd->name, &p, o->seed);
 	}
 	for (int i = 0; i < s->nr_memcgs; i++) {
 		const struct scn_memcg *sm = &s->memcg[i];
@@ -351,6 +376,23 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 			goto out;
 		}
 	}
+	if (!strcmp(s->swap.type, "zram")) {
+		enum zram_comp c;
+
+		zram_comp_parse(s->swap.compressor, &c);
+		if (swap_init_zram(c, s->swap.size / 4096)) {
+			snprintf(err, errlen, "scenario '%s': [swap]: cannot set up zram", s->path);
+			goto out;
+		}
+	} else if (!strcmp(s->swap.type, "block")) {
+		for (int d = 0; d < s->nr_devices; d++)
+			if (!strcmp(s->device[d].name, s->swap.device) &&
+			    swap_init_block(&devs[d], dev_next[d], s->swap.size / 4096)) {
+				snprintf(err, errlen, "scenario '%s': [swap]: cannot set up swap",
+					 s->path);
+				goto out;
+			}
+	}
 	for_each_node(nid)
 		kswapd_run(nid);
 	if (o->sample_ns || (o->dump_lru_gen && o->dump_every_ns)) {
@@ -378,6 +420,7 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 	report_vmstat(r);
 	for (int i = 0; i < s->nr_memcgs; i++)
 		report_memcg(r, memcgs[i]);
+	report_swap(r);
 	for (int i = 0; i < s->nr_devices; i++)
 		report_device(r, &devs[i], end_ns);
 	report_nodes(r);

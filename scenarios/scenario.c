@@ -15,6 +15,8 @@
 #include <ini.h>
 
 #include "scenarios/scenario.h"
+#include "storage/blockdev.h"
+#include "storage/zram.h"
 
 #define SIZE_MAX_VALUE UINT64_MAX
 
@@ -175,6 +177,14 @@ static const struct key_desc mglru_keys[] = {
 	{ 0 }
 };
 
+static const struct key_desc swap_keys[] = {
+	K("type", KT_STRING, struct scn_swap, type, 0, 0, "a swap type (none, zram, block)"),
+	K("size", KT_SIZE, struct scn_swap, size, 0, 0, "a size"),
+	K("device", KT_STRING, struct scn_swap, device, 0, 0, "a device name"),
+	K("compressor", KT_STRING, struct scn_swap, compressor, 0, 0, "lz4, lzo or zstd"),
+	{ 0 }
+};
+
 static const struct key_desc node_keys[] = {
 	K("memory", KT_SIZE, struct scn_node, memory, 0, 0, "a size"),
 	K("cpus", KT_INT, struct scn_node, cpus, 1, 4096, "a core count"),
@@ -221,6 +231,8 @@ static const struct key_desc workload_keys[] = {
 	K("think", KT_TIME, struct scn_workload, think_ns, 0, 0, "a duration"),
 	K("start", KT_TIME, struct scn_workload, start_ns, 0, 0, "a duration"),
 	K("prefault", KT_BOOL, struct scn_workload, prefault, 0, 0, "a boolean"),
+	K("compress_ratio", KT_DOUBLE, struct scn_workload, compress_ratio, 1, 100,
+	  "a ratio in [1, 100]"),
 	{ 0 }
 };
 
@@ -510,6 +522,10 @@ static void *section_object(struct scenario *s, const struct entry *e,
 		*tab = mglru_keys;
 		return &s->mglru;
 	}
+	if (!strcmp(sec, "swap")) {
+		*tab = swap_keys;
+		return &s->swap;
+	}
 	if (!dot || (size_t)(dot - sec) >= sizeof(kind) || strlen(dot + 1) >= sizeof(name) ||
 	    !valid_name(dot + 1)) {
 		snprintf(ec->buf, ec->len, "%s: unknown section [%s]", w, sec);
@@ -568,12 +584,33 @@ static void machine_defaults(struct scenario *s)
 	s->machine.watermark_scale_factor = 10;	/* vm.watermark_scale_factor default */
 	s->machine.scale = 1.0;
 	s->mglru = (struct scn_mglru){ -1, -1, -1, -1, 0 };
+	snprintf(s->swap.type, sizeof(s->swap.type), "none");
+	snprintf(s->swap.compressor, sizeof(s->swap.compressor), "lz4");
 }
+
+/* The entries of the scenario being validated, to name lines in messages. */
+static const struct parse_ctx *validate_ctx;
 
 static int fail_at(char *err, size_t errlen, const char *path, const char *sec,
 		   const char *key, const char *msg)
 {
-	snprintf(err, errlen, "scenario '%s': [%s] %s: %s", path, sec, key, msg);
+	const struct entry *e = NULL;
+
+	for (int i = 0; validate_ctx && i < validate_ctx->nr; i++)
+		if (!strcmp(validate_ctx->e[i].section, sec) && !strcmp(validate_ctx->e[i].key, key))
+			e = &validate_ctx->e[i];
+	/* a missing key: name the section's first line */
+	for (int i = 0; !e && validate_ctx && i < validate_ctx->nr; i++)
+		if (!strcmp(validate_ctx->e[i].section, sec) && !validate_ctx->e[i].set)
+			e = &validate_ctx->e[i];
+	if (e && e->set)
+		snprintf(err, errlen, "scenario '%s' --set '%s': [%s] %s: %s", path, e->set, sec,
+			 key, msg);
+	else if (e)
+		snprintf(err, errlen, "scenario '%s' line %d: [%s] %s: %s", path, e->line, sec, key,
+			 msg);
+	else
+		snprintf(err, errlen, "scenario '%s': [%s] %s: %s", path, sec, key, msg);
 	return -1;
 }
 
@@ -595,12 +632,39 @@ static int scenario_validate(struct scenario *s, char *err, size_t errlen)
 		return fail_at(err, errlen, p, "machine", "node_memory",
 			       "more than 2^32 pages in all is not supported");
 	for (int i = 0; i < s->nr_devices; i++) {
-		if (strcmp(s->device[i].type, "nvme")) {
+		enum bdev_type t;
+
+		if (bdev_type_parse(s->device[i].type, &t)) {
 			char sec[80];
 
 			snprintf(sec, sizeof(sec), "device.%s", s->device[i].name);
 			return fail_at(err, errlen, p, sec, "type",
-				       "unknown device type (known: nvme)");
+				       "unknown device type (known: nvme, hdd, ramdisk)");
+		}
+	}
+	if (strcmp(s->swap.type, "none")) {
+		enum zram_comp c;
+
+		if (strcmp(s->swap.type, "zram") && strcmp(s->swap.type, "block"))
+			return fail_at(err, errlen, p, "swap", "type",
+				       "unknown swap type (known: none, zram, block)");
+		if (s->swap.size < 4096)
+			return fail_at(err, errlen, p, "swap", "size", "a swap device needs a size");
+		if (s->swap.size / 4096 >= (1ULL << 23))
+			return fail_at(err, errlen, p, "swap", "size",
+				       "more than 2^23 swap slots (32G) is not supported; use --scale");
+		if (zram_comp_parse(s->swap.compressor, &c))
+			return fail_at(err, errlen, p, "swap", "compressor",
+				       "unknown compressor (known: lz4, lzo, zstd)");
+		if (!strcmp(s->swap.type, "block")) {
+			int j;
+
+			for (j = 0; j < s->nr_devices; j++)
+				if (!strcmp(s->device[j].name, s->swap.device))
+					break;
+			if (j == s->nr_devices)
+				return fail_at(err, errlen, p, "swap", "device",
+					       "block swap needs one of the [device.*] names");
 		}
 	}
 	for (int i = 0; i < s->nr_memcgs; i++) {
@@ -737,7 +801,8 @@ int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 			free(ctx.e);
 			return -1;
 		}
-		if (!strncmp(sets[i], "machine.", 8) || !strncmp(sets[i], "mglru.", 6)) {
+		if (!strncmp(sets[i], "machine.", 8) || !strncmp(sets[i], "mglru.", 6) ||
+		    !strncmp(sets[i], "swap.", 5)) {
 			dot2 = dot1;
 		} else {
 			dot2 = strchr(dot1 + 1, '.');
@@ -784,14 +849,20 @@ int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 			return -1;
 		}
 	}
-	free(ctx.e);
+	/* the scale in force is the one applied, --scale over the file's */
+	s->machine.scale = scale;
 	/* Sizes are whole pages after scaling. */
 	s->machine.node_memory &= ~4095ULL;
 	for (int n = 0; n < SCN_MAX_NODES; n++)
 		s->node[n].memory &= ~4095ULL;
 	for (int i = 0; i < s->nr_workloads; i++)
 		s->workload[i].size &= ~4095ULL;
-	return scenario_validate(s, err, errlen);
+	s->swap.size &= ~4095ULL;
+	validate_ctx = &ctx;
+	rc = scenario_validate(s, err, errlen);
+	validate_ctx = NULL;
+	free(ctx.e);
+	return rc;
 }
 
 void scenario_free(struct scenario *s)

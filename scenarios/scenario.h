@@ -77,6 +77,7 @@ struct scn_workload {
 	uint64_t think_ns;		/* user CPU per operation */
 	uint64_t start_ns;		/* start delay */
 	bool prefault;			/* anon: touch every page once first */
+	double compress_ratio;		/* anon: zram ratio of its data (0: compressor's) */
 };
 
 /* [mglru]: the isolate_folios variants and min_ttl (apply to both MGLRU policies) */
@@ -88,12 +89,21 @@ struct scn_mglru {
 	uint64_t min_ttl_ns;		/* min_ttl_ms */
 };
 
+/* [swap]: one swap device */
+struct scn_swap {
+	char type[16];			/* none, zram, block */
+	uint64_t size;			/* bytes (zram disksize or swap area) */
+	char device[SCN_NAME_LEN];	/* block: the device holding the area */
+	char compressor[16];		/* zram: lz4, lzo, zstd */
+};
+
 struct scenario {
 	char path[256];			/* file it came from */
 	char name[64];			/* basename without .ini */
 	char *text;			/* the file's text */
 	struct scn_machine machine;
 	struct scn_mglru mglru;
+	struct scn_swap swap;
 	struct scn_node node[SCN_MAX_NODES];
 	struct scn_device device[SCN_MAX_DEVICES];
 	int nr_devices;

@@ -93,8 +93,11 @@ int workload_start(struct workload *w, const struct scn_workload *cfg,
 	w->task = task_create(cfg->name, memcg, cfg->node);
 	if (!w->task)
 		return -ENOMEM;
-	if (cfg->type == WL_ANON)
+	if (cfg->type == WL_ANON) {
 		w->as = anon_region_create(w->task, cfg->name, nr_pages);
+		if (w->as)
+			w->as->compress_ratio = cfg->compress_ratio;
+	}
 	else
 		w->as = file_create(cfg->name, nr_pages, bdev, bdev_start, false);
 	if (!w->as)

@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include <errno.h>
-#include <string.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "core/engine.h"
 #include "storage/blockdev.h"
 
 static const char *const bdev_type_names[NR_BDEV_TYPES] = {
 	[BDEV_NVME] = "nvme",
+	[BDEV_HDD] = "hdd",
+	[BDEV_RAMDISK] = "ramdisk",
 };
 
 const char *bdev_type_name(enum bdev_type t)
@@ -43,24 +47,161 @@ void blockdev_default_params(enum bdev_type t, struct bdev_params *p)
 		/* ~800K random read IOPS at depth: 64 channels x 80 us */
 		p->nr_channels = 64;
 		break;
+	case BDEV_HDD:
+		/* 7200 rpm 3.5" drive (e.g. Seagate Exos 7E8 / WD Gold data sheets):
+		 * track-to-track ~1 ms, average seek ~8.5 ms, full stroke ~16 ms */
+		p->seek_t2t_ns = 1 * NSEC_PER_MSEC;
+		p->seek_full_ns = 16 * NSEC_PER_MSEC;
+		p->rpm = 7200;
+		/* sustained 180 MB/s at the outer zone, ~90 MB/s at the inner one
+		 * (KERNEL.md: 80-175 MB/s) */
+		p->read_bw = 180ULL * 1000 * 1000;
+		p->write_bw = 180ULL * 1000 * 1000;
+		p->inner_bw = 90ULL * 1000 * 1000;
+		/* controller and command overhead ~0.1 ms */
+		p->read_lat_ns = 100 * NSEC_PER_USEC;
+		p->write_lat_ns = 100 * NSEC_PER_USEC;
+		p->capacity_pages = 1ULL << 30;	/* 4 TiB */
+		p->nr_channels = 1;
+		break;
+	case BDEV_RAMDISK:
+		/* brd: a memcpy of 4 KiB at ~10 GB/s on the submitting CPU */
+		p->cpu_per_page_ns = 400;
+		p->read_bw = p->write_bw = 10ULL * 1000 * 1000 * 1000;
+		p->nr_channels = 1;
+		break;
 	}
 }
 
-void blockdev_init(struct blockdev *d, const char *name, const struct bdev_params *p)
+void blockdev_init(struct blockdev *d, const char *name, const struct bdev_params *p,
+		   uint64_t seed)
 {
 	memset(d, 0, sizeof(*d));
 	snprintf(d->name, sizeof(d->name), "%s", name);
 	d->p = *p;
+	rng_seed(&d->rng, seed, name);
 	if (d->p.nr_channels < 1)
 		d->p.nr_channels = 1;
 	if (d->p.nr_channels > BDEV_MAX_CHANNELS)
 		d->p.nr_channels = BDEV_MAX_CHANNELS;
 }
 
-struct bio_done {
-	bio_end_io_fn fn;
-	void *private;
-};
+void blockdev_exit(struct blockdev *d)
+{
+	free(d->queue);
+	d->queue = NULL;
+}
+
+static void account(struct blockdev *d, enum bio_op op, uint32_t nr_pages, uint64_t submit,
+		    uint64_t start, uint64_t done)
+{
+	uint64_t bytes = (uint64_t)nr_pages * 4096;
+
+	if (op == REQ_OP_READ) {
+		d->st.nr_reads++;
+		d->st.bytes_read += bytes;
+	} else {
+		d->st.nr_writes++;
+		d->st.bytes_written += bytes;
+	}
+	d->st.queue_ns += start - submit;
+	d->st.service_ns += done - submit;
+	if (start >= d->busy_until_ns)
+		d->st.busy_ns += done - start;
+	else if (done > d->busy_until_ns)
+		d->st.busy_ns += done - d->busy_until_ns;
+	if (done > d->busy_until_ns)
+		d->busy_until_ns = done;
+}
+
+/* ---- HDD: one head, seek + rotation + zoned transfer, C-LOOK queue ---- */
+
+static uint64_t hdd_service_ns(struct blockdev *d, const struct bdev_req *r)
+{
+	const struct bdev_params *p = &d->p;
+	uint64_t cap = p->capacity_pages ? p->capacity_pages : 1;
+	uint64_t dist = r->sector > d->head ? r->sector - d->head : d->head - r->sector;
+	uint64_t pos = r->sector < cap ? r->sector : cap - 1;
+	/* zoned recording: bandwidth falls linearly from outer to inner tracks */
+	double bw = (double)p->read_bw - (double)(p->read_bw - p->inner_bw) * ((double)pos / (double)cap);
+	uint64_t ns = r->op == REQ_OP_READ ? p->read_lat_ns + p->delay_read_ns
+					   : p->write_lat_ns + p->delay_write_ns;
+
+	ns += (uint64_t)((double)r->nr_pages * 4096.0 * 1e9 / bw);
+	if (dist) {
+		/* seek time grows with the square root of the distance
+		 * (Ruemmler & Wilkes, "An introduction to disk drive modeling", 1994) */
+		ns += p->seek_t2t_ns + (uint64_t)((double)(p->seek_full_ns - p->seek_t2t_ns) *
+						  sqrt((double)dist / (double)cap));
+		/* then wait for the sector to come round: uniform over one revolution */
+		ns += rng_below(&d->rng, 60ULL * NSEC_PER_SEC / p->rpm);
+	}
+	return ns;
+}
+
+static void hdd_complete(void *arg, uint64_t now);
+
+static uint64_t hdd_start(struct blockdev *d, const struct bdev_req *r, uint64_t now)
+{
+	uint64_t done = now + hdd_service_ns(d, r);
+
+	d->hdd_busy = true;
+	d->cur = *r;
+	d->head = r->sector + r->nr_pages;
+	account(d, r->op, r->nr_pages, r->submit_ns, now, done);
+	timer_add(done, hdd_complete, d);
+	return done;
+}
+
+/* C-LOOK: the nearest request at or after the head, else the lowest one */
+static int hdd_pick(const struct blockdev *d)
+{
+	int best = -1, lowest = 0;
+
+	for (int i = 0; i < d->nr_queued; i++) {
+		const struct bdev_req *q = &d->queue[i];
+
+		if (q->sector < d->queue[lowest].sector)
+			lowest = i;
+		if (q->sector >= d->head && (best < 0 || q->sector < d->queue[best].sector))
+			best = i;
+	}
+	return best >= 0 ? best : lowest;
+}
+
+static void hdd_complete(void *arg, uint64_t now)
+{
+	struct blockdev *d = arg;
+	struct bdev_req done = d->cur;
+
+	d->hdd_busy = false;
+	if (d->nr_queued) {
+		int i = hdd_pick(d);
+		struct bdev_req next = d->queue[i];
+
+		d->queue[i] = d->queue[--d->nr_queued];
+		hdd_start(d, &next, now);
+	}
+	if (done.end_io)
+		done.end_io(done.private, now);
+}
+
+static uint64_t hdd_submit(struct blockdev *d, const struct bdev_req *r, uint64_t now)
+{
+	if (!d->hdd_busy)
+		return hdd_start(d, r, now);
+	if (d->nr_queued == d->cap_queued) {
+		int cap = d->cap_queued ? 2 * d->cap_queued : 64;
+		struct bdev_req *n = realloc(d->queue, (size_t)cap * sizeof(*n));
+
+		if (!n)
+			abort();	/* host out of memory */
+		d->queue = n;
+		d->cap_queued = cap;
+	}
+	d->queue[d->nr_queued++] = *r;
+	return 0;
+}
 
 uint64_t blockdev_submit(struct blockdev *d, enum bio_op op, uint64_t sector,
 			 uint32_t nr_pages, uint64_t now_ns,
@@ -74,8 +215,21 @@ uint64_t blockdev_submit(struct blockdev *d, enum bio_op op, uint64_t sector,
 	unsigned int c = 0;
 	uint64_t start, xfer_end, done;
 
-	(void)sector;
-	/* The earliest free channel serves the IO (lowest index on ties). */
+	if (d->p.type == BDEV_HDD) {
+		struct bdev_req r = { sector, nr_pages, op, now_ns, end_io, private };
+		uint64_t t = hdd_submit(d, &r, now_ns);
+
+		return t;	/* end_io runs from hdd_complete() */
+	}
+	if (d->p.type == BDEV_RAMDISK) {
+		/* the copy is the submitter's CPU time; completion is immediate */
+		done = now_ns + lat;
+		account(d, op, nr_pages, now_ns, now_ns, done);
+		if (end_io)
+			timer_add(done, end_io, private);
+		return done;
+	}
+	/* NVMe: the earliest free channel serves the IO (lowest index on ties). */
 	for (unsigned int i = 1; i < d->p.nr_channels; i++)
 		if (d->chan_free_ns[i] < d->chan_free_ns[c])
 			c = i;
@@ -86,22 +240,7 @@ uint64_t blockdev_submit(struct blockdev *d, enum bio_op op, uint64_t sector,
 	d->pipe_free_ns = xfer_end;
 	done = xfer_end + lat;
 	d->chan_free_ns[c] = done;
-
-	if (rd) {
-		d->st.nr_reads++;
-		d->st.bytes_read += bytes;
-	} else {
-		d->st.nr_writes++;
-		d->st.bytes_written += bytes;
-	}
-	d->st.queue_ns += start - now_ns;
-	d->st.service_ns += done - now_ns;
-	if (start >= d->busy_until_ns)
-		d->st.busy_ns += done - start;
-	else if (done > d->busy_until_ns)
-		d->st.busy_ns += done - d->busy_until_ns;
-	if (done > d->busy_until_ns)
-		d->busy_until_ns = done;
+	account(d, op, nr_pages, now_ns, start, done);
 
 	if (end_io)
 		timer_add(done, end_io, private);

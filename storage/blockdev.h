@@ -10,10 +10,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/rng.h"
+
 #define BDEV_MAX_CHANNELS 256
 
 enum bdev_type {
-	BDEV_NVME,
+	BDEV_NVME,	/* parallel channels, tens of microseconds */
+	BDEV_HDD,	/* one head, seek + rotation, elevator (C-LOOK) queue */
+	BDEV_RAMDISK,	/* memcpy on the submitting CPU, no queueing */
 	NR_BDEV_TYPES
 };
 
@@ -21,6 +25,8 @@ enum bio_op {
 	REQ_OP_READ,
 	REQ_OP_WRITE
 };
+
+typedef void (*bio_end_io_fn)(void *private, uint64_t done_ns);
 
 /* Model parameters; defaults per type in blockdev_default_params(). */
 struct bdev_params {
@@ -32,9 +38,23 @@ struct bdev_params {
 	unsigned int nr_channels;	/* IOs served in parallel (internal parallelism) */
 	uint64_t delay_read_ns;		/* extra fixed latency (what-if `delay`) */
 	uint64_t delay_write_ns;	/* extra fixed latency on writes */
+	uint64_t cpu_per_page_ns;	/* CPU the submitter spends per page (ramdisk memcpy) */
+	uint64_t capacity_pages;	/* HDD: size, for seek distances and zones */
+	uint64_t seek_t2t_ns;		/* HDD: track-to-track seek */
+	uint64_t seek_full_ns;		/* HDD: full-stroke seek */
+	uint64_t rpm;			/* HDD: spindle speed */
+	uint64_t inner_bw;		/* HDD: bandwidth at the inner zone (read_bw is outer) */
 };
 
-typedef void (*bio_end_io_fn)(void *private, uint64_t done_ns);
+/* A queued HDD request. */
+struct bdev_req {
+	uint64_t sector;		/* first page */
+	uint32_t nr_pages;
+	enum bio_op op;
+	uint64_t submit_ns;
+	bio_end_io_fn end_io;
+	void *private;
+};
 
 struct bdev_stats {
 	uint64_t nr_reads, nr_writes;		/* IOs completed or in flight */
@@ -51,17 +71,28 @@ struct blockdev {
 	uint64_t pipe_free_ns;		/* when the shared transfer path frees up */
 	uint64_t busy_until_ns;		/* end of the current busy period */
 	struct bdev_stats st;		/* counters for the results */
+	/* HDD */
+	uint64_t head;			/* page under the head */
+	bool hdd_busy;			/* a request is being served */
+	struct bdev_req cur;		/* the one being served */
+	struct bdev_req *queue;		/* waiting requests */
+	int nr_queued, cap_queued;
+	struct rng rng;			/* rotational position */
 };
 
 const char *bdev_type_name(enum bdev_type t);
 int bdev_type_parse(const char *s, enum bdev_type *t);
 void blockdev_default_params(enum bdev_type t, struct bdev_params *p);
-void blockdev_init(struct blockdev *d, const char *name, const struct bdev_params *p);
+void blockdev_init(struct blockdev *d, const char *name, const struct bdev_params *p,
+		   uint64_t seed);
+void blockdev_exit(struct blockdev *d);
 
 /*
- * Submits an IO of nr_pages pages at page number `sector` (unused by
- * position-independent models) at time now_ns. Returns the completion time;
- * calls end_io(private, done) at that time if end_io is set.
+ * Submits an IO of nr_pages pages at page number `sector` at time now_ns.
+ * Returns the completion time when the model knows it now (NVMe, ramdisk,
+ * an idle HDD), else 0. end_io(private, done), if set, is called at
+ * completion in every case; a submitter that got 0 must wait for it.
+ * The submitter also spends d->p.cpu_per_page_ns per page of CPU.
  */
 uint64_t blockdev_submit(struct blockdev *d, enum bio_op op, uint64_t sector,
 			 uint32_t nr_pages, uint64_t now_ns,

@@ -117,7 +117,7 @@ int cmd_bench(int argc, char **argv)
 	}
 	free(xml);
 	blockdev_default_params(BDEV_NVME, &p);
-	blockdev_init(&b.dev, "nvme", &p);
+	blockdev_init(&b.dev, "nvme", &p, 1);
 	actor_create("bench", 0, bench_actor, &b, false);
 	kswapd_run(0);
 	engine_run(0);

@@ -91,6 +91,20 @@ static void classic_folio_putback(struct lruvec *lruvec, struct folio *folio)
 		workingset_age_nonresident(lruvec, 1);
 }
 
+/* lru_move_tail(): written back for reclaim; to the inactive tail */
+static void classic_folio_rotate(struct lruvec *lruvec, struct folio *folio)
+{
+	enum lru_list lru;
+
+	lruvec_del_folio(lruvec, folio);
+	folio_clear_active(folio);
+	lru = folio_lru_list(folio);
+	update_lru_size(lruvec, lru, 1);
+	flist_add_tail(lru_flist(lruvec, lru), folio_idx(folio));
+	folio->lru = (uint8_t)lru;
+	folio_set_lru(folio);
+}
+
 /* folio_activate(): move an inactive folio to the active list */
 static void folio_activate(struct folio *folio)
 {
@@ -554,6 +568,7 @@ const struct reclaim_policy classic_policy = {
 	.folio_add = classic_folio_add,
 	.folio_del = classic_folio_del,
 	.folio_putback = classic_folio_putback,
+	.folio_rotate = classic_folio_rotate,
 	.folio_mark_accessed = classic_folio_mark_accessed,
 	.shrink_lruvec = classic_shrink_lruvec,
 	.age_node = classic_age_node,

@@ -219,6 +219,14 @@ static void mglru_folio_putback(struct lruvec *lruvec, struct folio *folio)
 	lru_gen_add_folio(lruvec, folio, false);
 }
 
+/* lru_move_tail() with MGLRU: to the oldest gen, at its tail */
+static void mglru_folio_rotate(struct lruvec *lruvec, struct folio *folio)
+{
+	lru_gen_del_folio(lruvec, folio, true);
+	folio_clear_active(folio);
+	lru_gen_add_folio(lruvec, folio, true);
+}
+
 /* folio_activate(): for MGLRU, delete and re-add as active (youngest gens) */
 static void lru_gen_folio_activate(struct folio *folio)
 {
@@ -1405,7 +1413,7 @@ static void lru_gen_age_node(struct pglist_data *pgdat, struct scan_control *sc)
  * workingset: the MGLRU shadow token
  * ================================================================ */
 
-static uint64_t lru_gen_eviction(struct folio *folio)
+static uint64_t lru_gen_eviction(struct folio *folio, struct mem_cgroup *target_memcg)
 {
 	struct lruvec *lruvec = folio_lruvec(folio);
 	struct lru_gen_folio *lrugen = lrugen_of(lruvec);
@@ -1414,6 +1422,8 @@ static uint64_t lru_gen_eviction(struct folio *folio)
 	bool workingset = folio_test_workingset(folio);
 	uint64_t min_seq = lrugen->min_seq[type];
 	uint64_t token = (min_seq << LRU_REFS_WIDTH) | (uint64_t)(refs > 1 ? refs - 1 : 0);
+
+	(void)target_memcg;	/* MGLRU records the folio's own lruvec */
 
 	lrugen->evicted[type][lru_tier_from_refs(refs, workingset)]++;
 	return pack_shadow(folio->memcg_id, folio->nid, token, workingset);
@@ -1631,6 +1641,7 @@ static const struct lru_gen_variant mglru_budget_variant = {
 	.folio_add = mglru_folio_add,                           \
 	.folio_del = mglru_folio_del,                           \
 	.folio_putback = mglru_folio_putback,                   \
+	.folio_rotate = mglru_folio_rotate,                     \
 	.folio_mark_accessed = lru_gen_inc_refs,                \
 	.shrink_lruvec = lru_gen_shrink_lruvec,                 \
 	.shrink_node = lru_gen_shrink_node,                     \

@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Swap slots, the swap cache, swap writeout and swap-in. zram is
+ * synchronous (SWP_SYNCHRONOUS_IO): the reclaimer compresses, the faulting
+ * task decompresses and skips the swap cache; its pool takes node memory
+ * that is not charged to any memcg. Block swap writes asynchronously: the
+ * folio stays under writeback on the LRU and rotates to the tail when the
+ * write completes, so the next reclaim pass frees it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/costs.h"
+#include "models/memory.h"
+#include "models/page_io.h"
+#include "models/policy.h"
+#include "models/swap.h"
+#include "models/vmscan.h"
+
+static struct swap_info swap_info;
+
+static int swap_init_slots(uint64_t nr_slots)
+{
+	struct swap_info *si = &swap_info;
+
+	if (!nr_slots || nr_slots >= (1ULL << SWP_SLOT_BITS))
+		return -E2BIG;
+	si->nr_slots = nr_slots;
+	si->nr_free = nr_slots;
+	si->free_stack = malloc(nr_slots * sizeof(*si->free_stack));
+	si->cache = calloc(nr_slots + 1, sizeof(*si->cache));
+	si->slot_memcg = calloc(nr_slots + 1, sizeof(*si->slot_memcg));
+	if (!si->free_stack || !si->cache || !si->slot_memcg)
+		return -ENOMEM;
+	/* the lowest slot on top: writeout starts at the front of the area */
+	for (uint64_t i = 0; i < nr_slots; i++)
+		si->free_stack[i] = (uint32_t)(nr_slots - i);
+	mm.swap = si;
+	mm.swap_enabled = true;
+	return 0;
+}
+
+int swap_init_zram(enum zram_comp comp, uint64_t nr_slots)
+{
+	swap_info.type = SWAP_ZRAM;
+	if (zram_init(&swap_info.zram, comp, nr_slots))
+		return -ENOMEM;
+	return swap_init_slots(nr_slots);
+}
+
+int swap_init_block(struct blockdev *bdev, uint64_t bdev_start, uint64_t nr_slots)
+{
+	swap_info.type = SWAP_BLOCK;
+	swap_info.bdev = bdev;
+	swap_info.bdev_start = bdev_start;
+	return swap_init_slots(nr_slots);
+}
+
+void swap_exit(void)
+{
+	free(swap_info.free_stack);
+	free(swap_info.cache);
+	free(swap_info.slot_memcg);
+	zram_exit(&swap_info.zram);
+	memset(&swap_info, 0, sizeof(swap_info));
+}
+
+uint64_t mem_cgroup_get_nr_swap_pages(const struct mem_cgroup *memcg)
+{
+	uint64_t nr = mm.swap ? mm.swap->nr_free : 0;
+
+	for (; memcg; memcg = memcg->parent) {
+		uint64_t room = memcg->swap_usage < memcg->swap_max ?
+				memcg->swap_max - memcg->swap_usage : 0;
+
+		if (room < nr)
+			nr = room;
+	}
+	return nr;
+}
+
+static void mem_cgroup_swap_charge(struct mem_cgroup *memcg, int64_t nr)
+{
+	for (; memcg; memcg = memcg->parent)
+		memcg->swap_usage += (uint64_t)nr;
+}
+
+bool add_to_swap(struct folio *folio)
+{
+	struct swap_info *si = mm.swap;
+	struct mem_cgroup *memcg = folio_memcg(folio);
+	uint64_t slot;
+
+	if (!si || !mem_cgroup_get_nr_swap_pages(memcg))
+		return false;
+	slot = si->free_stack[--si->nr_free];
+	mem_cgroup_swap_charge(memcg, 1);
+	si->slot_memcg[slot] = memcg->id;
+	si->cache[slot] = folio_idx(folio);
+	folio->private = (uint32_t)slot;
+	folio_set_swapcache(folio);
+	/* the new swap copy does not exist yet: the folio must be written */
+	folio_set_dirty(folio);
+	return true;
+}
+
+void delete_from_swap_cache(struct folio *folio)
+{
+	mm.swap->cache[folio->private] = 0;
+	folio_clear_swapcache(folio);
+}
+
+/* zram's pool grows and shrinks in pages taken from the nodes. */
+static int zram_sync_pool(int nid)
+{
+	struct swap_info *si = mm.swap;
+	uint64_t want = zram_pool_pages(&si->zram), have = 0;
+	int n;
+
+	for_each_node(n)
+		have += si->pool_pages[n];
+	while (have < want) {
+		int got = -1;
+
+		/* zsmalloc allocates on the local node first */
+		for (int i = 0; i < mm.machine.nr_nodes && got < 0; i++) {
+			int try = (nid + i) % mm.machine.nr_nodes;
+
+			if (!numa_reserve_page(&mm.machine, try))
+				got = try;
+		}
+		if (got < 0)
+			return -ENOMEM;
+		si->pool_pages[got]++;
+		have++;
+	}
+	while (have > want) {
+		int most = 0;
+
+		for_each_node(n)
+			if (si->pool_pages[n] > si->pool_pages[most])
+				most = n;
+		numa_unreserve_page(&mm.machine, most);
+		si->pool_pages[most]--;
+		have--;
+	}
+	return 0;
+}
+
+void swap_free(uint64_t slot)
+{
+	struct swap_info *si = mm.swap;
+	unsigned short memcg_id = si->slot_memcg[slot];
+
+	if (si->type == SWAP_ZRAM) {
+		zram_free(&si->zram, slot);
+		zram_sync_pool(0);
+	}
+	si->free_stack[si->nr_free++] = (uint32_t)slot;
+	si->slot_memcg[slot] = 0;
+	if (memcg_id && memcg_id <= mm.nr_memcgs)
+		mem_cgroup_swap_charge(mm.memcgs[memcg_id], -1);
+}
+
+/* folio_end_writeback() for a swap write: rotate it if reclaim wants it */
+static void swap_end_write(void *private, uint64_t now)
+{
+	struct folio *folio = folio_of((uint32_t)(uintptr_t)private);
+
+	(void)now;
+	folio_clear_writeback(folio);
+	mod_lruvec_state(folio_lruvec(folio), NR_WRITEBACK, -1);
+	if (folio_test_reclaim(folio)) {
+		folio_clear_reclaim(folio);
+		folio_rotate_reclaimable(folio);
+	}
+	writeback_complete(NODE_DATA(folio->nid), 1);
+}
+
+int swap_writepage(struct folio *folio, struct actor *a)
+{
+	struct swap_info *si = mm.swap;
+	struct address_space *as = folio_mapping(folio);
+	uint64_t slot = folio->private;
+
+	if (si->type == SWAP_ZRAM) {
+		double ratio = as->compress_ratio > 0 ? as->compress_ratio
+						      : zram_comp_ratio(si->zram.comp);
+
+		actor_charge_sys(a, zram_write(&si->zram, slot, ratio));
+		if (zram_sync_pool(a->node)) {
+			/* no memory for the compressed copy: keep the page */
+			zram_free(&si->zram, slot);
+			zram_sync_pool(a->node);
+			si->nr_failed++;
+			return -1;
+		}
+		folio_clear_dirty(folio);
+		count_vm_events(PSWPOUT, 1);
+		return 0;
+	}
+	/* block swap: asynchronous, the folio stays under writeback */
+	folio_clear_dirty(folio);
+	folio_set_writeback(folio);
+	mod_lruvec_state(folio_lruvec(folio), NR_WRITEBACK, 1);
+	actor_charge_sys(a, COST_BIO_SUBMIT_NS);
+	blockdev_submit(si->bdev, REQ_OP_WRITE, si->bdev_start + slot, 1, actor_now_ns(a),
+			swap_end_write, (void *)(uintptr_t)folio_idx(folio));
+	count_vm_events(PSWPOUT, 1);
+	count_vm_events(PGPGOUT, PAGE_SIZE / 1024);
+	return 1;
+}
+
+int do_swap_page(struct actor *a, struct task *t, struct address_space *as,
+		 uint64_t index, bool write)
+{
+	struct swap_info *si = mm.swap;
+	uint64_t entry = as->slots[index];
+	uint64_t slot = swp_slot(entry);
+	uint8_t *pte = &as->ptes[index];
+	struct folio *folio;
+	uint32_t idx;
+
+	count_vm_events(PGFAULT, 1);
+	count_memcg_events(t->memcg, PGFAULT, 1);
+	idx = si->cache[slot];
+	if (idx) {
+		/* swap cache hit: map the folio again (a minor fault) */
+		folio = folio_of(idx);
+		if (folio_test_locked(folio)) {
+			actor_charge_sys(a, COST_MINOR_FAULT_NS);
+			return ACCESS_MINOR;	/* a sibling thread's read: retry on the next access */
+		}
+		as->slots[index] = idx;
+		*pte = PTE_PRESENT | PTE_YOUNG | (write ? PTE_DIRTY : 0);
+		t->rss_anon++;
+		t->nr_swapents--;
+		as->nr_resident++;
+		if (write && !folio_test_writeback(folio)) {
+			/* the swap copy is stale now */
+			delete_from_swap_cache(folio);
+			swap_free(slot);
+			folio_set_dirty(folio);
+		}
+		actor_charge_sys(a, COST_MINOR_FAULT_NS);
+		return ACCESS_MINOR;
+	}
+
+	count_vm_events(PGMAJFAULT, 1);
+	count_memcg_events(t->memcg, PGMAJFAULT, 1);
+	idx = alloc_charge_folio(a, t, t->memcg);
+	if (!idx)
+		return -EINTR;
+	if (as->slots[index] != entry || si->cache[slot]) {
+		/* a sibling thread swapped it in while we slept in reclaim */
+		__free_folio(folio_of(idx));
+		return ACCESS_MINOR;
+	}
+	folio = folio_of(idx);
+	folio->mapping = as->id;
+	folio->index = (uint32_t)index;
+	folio_set_swapbacked(folio);
+	if (si->type == SWAP_ZRAM) {
+		/* SWP_SYNCHRONOUS_IO: read directly, skip the swap cache, free the slot */
+		actor_charge_sys(a, zram_read(&si->zram, slot));
+		swap_free(slot);
+		folio_set_dirty(folio);
+	} else {
+		struct bio_batch batch;
+
+		si->cache[slot] = idx;
+		folio->private = (uint32_t)slot;
+		folio_set_swapcache(folio);
+		folio_set_locked(folio);
+		mod_lruvec_state(folio_lruvec(folio), NR_ANON_MAPPED, 1);
+		mm.in_lru_fault = true;
+		folio_add_lru(folio, swp_shadow(entry));
+		mm.in_lru_fault = false;
+		bio_batch_init(&batch);
+		bio_batch_submit(&batch, a, si->bdev, REQ_OP_READ, si->bdev_start + slot, 1);
+		count_vm_events(PGPGIN, PAGE_SIZE / 1024);
+		bio_batch_wait(&batch, a);
+		folio_clear_locked(folio);
+		if (write) {
+			delete_from_swap_cache(folio);
+			swap_free(slot);
+			folio_set_dirty(folio);
+		}
+		goto map;
+	}
+	mod_lruvec_state(folio_lruvec(folio), NR_ANON_MAPPED, 1);
+	mm.in_lru_fault = true;
+	folio_add_lru(folio, swp_shadow(entry));
+	mm.in_lru_fault = false;
+map:
+	folio_set_uptodate(folio);
+	as->slots[index] = idx;
+	as->nr_resident++;
+	*pte = PTE_PRESENT | PTE_YOUNG | (write ? PTE_DIRTY : 0);
+	t->rss_anon++;
+	t->nr_swapents--;
+	count_vm_events(PSWPIN, 1);
+	actor_charge_sys(a, COST_MINOR_FAULT_NS);
+	return ACCESS_MAJOR;
+}
+
+void swap_zap_entry(struct address_space *as, uint64_t index)
+{
+	uint64_t entry = as->slots[index];
+	uint64_t slot = swp_slot(entry);
+	uint32_t idx;
+
+	if (!slot || !mm.swap)
+		return;
+	idx = mm.swap->cache[slot];
+	if (idx) {
+		struct folio *folio = folio_of(idx);
+
+		delete_from_swap_cache(folio);
+		if (folio_test_writeback(folio) || !folio_test_lru(folio)) {
+			/* in flight: an orphan that reclaim frees once written */
+			folio->mapping = 0;
+			folio->index = 0;
+		} else {
+			mm.policy->folio_del(folio_lruvec(folio), folio);
+			free_folio(folio);
+		}
+	}
+	swap_free(slot);
+	if (as->owner)
+		as->owner->nr_swapents--;
+	as->slots[index] = 0;
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Swap, as in mm/swapfile.c, mm/swap_state.c and mm/page_io.c: one swap
+ * device (zram or a block device), slots, the swap cache, writeout from
+ * shrink_folio_list() and swap-in on fault. A swapped-out page's PTE holds
+ * a swap entry: its slot and the shadow of its eviction.
+ */
+#ifndef MMEMU_MODELS_SWAP_H
+#define MMEMU_MODELS_SWAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "models/mm.h"
+#include "storage/blockdev.h"
+#include "storage/zram.h"
+
+#define SWP_SLOT_SHIFT 40
+#define SWP_SLOT_BITS 23
+#define SWP_SHADOW_MASK ((1ULL << SWP_SLOT_SHIFT) - 1)
+
+enum swap_type {
+	SWAP_NONE,
+	SWAP_ZRAM,	/* SWP_SYNCHRONOUS_IO: compress on the reclaiming CPU */
+	SWAP_BLOCK,	/* asynchronous writes to a block device */
+};
+
+struct swap_info {
+	enum swap_type type;
+	uint64_t nr_slots;		/* usable slots, numbered from 1 */
+	uint64_t nr_free;		/* free slots */
+	uint32_t *free_stack;		/* free slots, lowest on top at first */
+	uint32_t *cache;		/* slot -> folio in the swap cache (0: none) */
+	uint16_t *slot_memcg;		/* slot -> memcg charged for it (swap_cgroup) */
+	struct zram zram;		/* SWAP_ZRAM */
+	struct blockdev *bdev;		/* SWAP_BLOCK */
+	uint64_t bdev_start;		/* first page of the swap area on bdev */
+	uint64_t pool_pages[MAX_NUMNODES];	/* zram pool pages held on each node */
+	uint64_t nr_failed;		/* writes that found no pool memory */
+};
+
+static inline uint64_t swp_entry(uint64_t slot, uint64_t shadow)
+{
+	return XA_VALUE_BIT | (slot << SWP_SLOT_SHIFT) | (shadow & SWP_SHADOW_MASK);
+}
+
+static inline uint64_t swp_slot(uint64_t entry)
+{
+	return (entry >> SWP_SLOT_SHIFT) & ((1ULL << SWP_SLOT_BITS) - 1);
+}
+
+/* The shadow part of a value entry, as workingset_refault() wants it. */
+static inline uint64_t swp_shadow(uint64_t entry)
+{
+	uint64_t s = entry & SWP_SHADOW_MASK;
+
+	return s ? (s | XA_VALUE_BIT) : 0;
+}
+
+int swap_init_zram(enum zram_comp comp, uint64_t nr_slots);
+int swap_init_block(struct blockdev *bdev, uint64_t bdev_start, uint64_t nr_slots);
+void swap_exit(void);
+/* get_nr_swap_pages() for a memcg: free slots within its swap.max chain */
+uint64_t mem_cgroup_get_nr_swap_pages(const struct mem_cgroup *memcg);
+/* add_to_swap(): a slot and the swap cache; false if swap is full */
+bool add_to_swap(struct folio *folio);
+/* Drops the folio from the swap cache (its slot stays with the PTE). */
+void delete_from_swap_cache(struct folio *folio);
+/* Frees a slot the PTE no longer needs. */
+void swap_free(uint64_t slot);
+/*
+ * pageout() of a swap-cache folio: 0 written and clean (zram), 1 under
+ * writeback (block), -1 failed (zram pool could not grow).
+ */
+int swap_writepage(struct folio *folio, struct actor *a);
+/* do_swap_page(): the fault of a PTE holding a swap entry */
+int do_swap_page(struct actor *a, struct task *t, struct address_space *as,
+		 uint64_t index, bool write);
+/* Unmapped-by-exit pages of a region: free swap entries and swap-cache folios. */
+void swap_zap_entry(struct address_space *as, uint64_t index);
+
+#endif

@@ -1,0 +1,1263 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * models/policy/mglru.c: the decision points of the multi-gen LRU on
+ * hand-built lruvecs (placement, tiers, the PID controller, aging and
+ * min_seq, scan_folios stops, isolate_folios fallback variants, the
+ * mglru-old vs mglru-budget reclaim loop and dirty folio handling).
+ *
+ * Each test boots its own machine (Check's fork mode), fills one memcg by
+ * faulting pages through the access functions inside an actor, and then
+ * inspects or adjusts struct lru_gen_folio. Expected values follow the
+ * kernel's integer rules (mm/vmscan.c, include/linux/mm_inline.h).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/memory.h"
+#include "models/mm.h"
+#include "models/policy.h"
+#include "models/policy/mglru.h"
+#include "models/vmscan.h"
+#include "tests/harness.h"
+
+#define NODE_PAGES 32768
+
+/* The memcg under test and what its task touches. */
+struct fixture {
+	struct blockdev bdev;
+	struct mem_cgroup *memcg;
+	struct task *task;
+	struct address_space *file;	/* for mmap faults */
+	struct address_space *file2;	/* for read() */
+	struct address_space *anon;
+	struct lruvec *lruvec;
+};
+
+static struct fixture fx;
+
+static void boot(const struct reclaim_policy *p)
+{
+	memset(&fx, 0, sizeof(fx));
+	harness_boot(1, NODE_PAGES, p);
+	harness_nvme(&fx.bdev);
+	fx.memcg = mem_cgroup_create(mm.root_mem_cgroup, "test");
+	ck_assert_ptr_nonnull(fx.memcg);
+	fx.task = task_create("t", fx.memcg, 0);
+	ck_assert_ptr_nonnull(fx.task);
+	fx.file = file_create("mapped", 8192, &fx.bdev, 0, false);
+	fx.file2 = file_create("read", 8192, &fx.bdev, 8192, false);
+	ck_assert_ptr_nonnull(fx.file);
+	ck_assert_ptr_nonnull(fx.file2);
+	fx.anon = anon_region_create(fx.task, "heap", 4096);
+	ck_assert_ptr_nonnull(fx.anon);
+	fx.lruvec = fx.memcg->lruvec[0];
+	ck_assert_ptr_nonnull(lrugen_of(fx.lruvec));
+}
+
+/* Runs fn inside an actor and checks that it ran to its end. */
+struct tramp {
+	void (*fn)(struct actor *, void *);
+	void *arg;
+	bool done;
+};
+
+static void tramp_fn(struct actor *a, void *p)
+{
+	struct tramp *t = p;
+
+	t->fn(a, t->arg);
+	t->done = true;
+}
+
+static void run_body(void (*fn)(struct actor *, void *), void *arg)
+{
+	struct tramp t = { fn, arg, false };
+
+	harness_run_actor(tramp_fn, &t);
+	ck_assert_msg(t.done, "the actor body did not run to its end");
+}
+
+static struct folio *folio_at(const struct address_space *as, uint64_t index)
+{
+	uint64_t entry = as->slots[index];
+
+	ck_assert_msg(entry && !(entry & XA_VALUE_BIT), "page %llu of %s not resident",
+		      (unsigned long long)index, as->name);
+	return folio_of((uint32_t)entry);
+}
+
+/* read() of n single pages start, start + step, ... (step >= 2: no readahead) */
+static void read_pages(struct actor *a, struct address_space *f, uint64_t start,
+		       uint64_t n, uint64_t step)
+{
+	for (uint64_t i = 0; i < n; i++)
+		ck_assert_int_ge(filemap_read(a, fx.task, f, start + i * step), 0);
+}
+
+static void fault_anon(struct actor *a, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		ck_assert_int_eq(anon_access(a, fx.task, fx.anon, i, true), ACCESS_NEW);
+}
+
+static void init_sc(struct scan_control *sc, struct actor *a, int priority)
+{
+	memset(sc, 0, sizeof(*sc));
+	sc->nr_to_reclaim = SWAP_CLUSTER_MAX;
+	sc->target_mem_cgroup = fx.memcg;
+	sc->priority = priority;
+	sc->may_writepage = true;
+	sc->may_unmap = true;
+	sc->may_swap = true;
+	sc->swappiness = -1;
+	sc->actor = a;
+}
+
+/* Puts isolated folios back as move_folios_to_lru() would. */
+static void putback_all(struct flist *list)
+{
+	uint32_t idx;
+
+	while ((idx = flist_pop_tail(list)))
+		mm.policy->folio_putback(fx.lruvec, folio_of(idx));
+}
+
+static bool flist_contains(const struct flist *l, const struct folio *folio)
+{
+	for (uint32_t idx = l->head; idx; idx = folio_of(idx)->lru_next)
+		if (folio_of(idx) == folio)
+			return true;
+	return false;
+}
+
+static void assert_invariants(void)
+{
+	char err[512] = "";
+
+	ck_assert_msg(mm_check_invariants(err, sizeof(err)) == 0, "invariants: %s", err);
+}
+
+/* Active/inactive lru sizes agree with lru_gen_is_active() over nr_pages. */
+static void assert_lru_sizes(const struct lruvec *lruvec)
+{
+	const struct lru_gen_folio *lrugen = lrugen_of(lruvec);
+
+	for (int type = 0; type < ANON_AND_FILE; type++) {
+		int64_t active = 0, inactive = 0;
+		enum lru_list base = type ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON;
+
+		for (int gen = 0; gen < MAX_NR_GENS; gen++) {
+			if (lru_gen_is_active(lruvec, gen))
+				active += lrugen->nr_pages[gen][type];
+			else
+				inactive += lrugen->nr_pages[gen][type];
+		}
+		ck_assert_int_eq(lruvec_lru_size(lruvec, base + LRU_ACTIVE), active);
+		ck_assert_int_eq(lruvec_lru_size(lruvec, base), inactive);
+	}
+}
+
+/* ==================================================================
+ * 1. placement: lru_gen_folio_seq() and folio_add
+ * ================================================================== */
+
+static uint64_t seq_of(const struct lruvec *lruvec, uint32_t flags, bool reclaiming)
+{
+	struct folio f;
+
+	memset(&f, 0, sizeof(f));
+	f.flags = flags;
+	return lru_gen_folio_seq(lruvec, &f, reclaiming);
+}
+
+#define BIT(pg) (1U << (pg))
+
+static void placement_body(struct actor *a, void *arg)
+{
+	struct lru_gen_folio *lrugen = lrugen_of(fx.lruvec);
+	uint64_t max_seq = lrugen->max_seq;
+	struct mem_cgroup *empty;
+	struct lruvec *ev;
+	struct folio *f;
+
+	(void)arg;
+	/* lru_gen_init_lruvec(): max_seq = MIN_NR_GENS + 1, min_seq = 0 */
+	ck_assert_uint_eq(max_seq, MIN_NR_GENS + 1);
+	ck_assert_uint_eq(lrugen->min_seq[LRU_GEN_ANON], 0);
+	ck_assert_uint_eq(lrugen->min_seq[LRU_GEN_FILE], 0);
+
+	/* an mmap fault: every folio added by the fault (read-around too) is active */
+	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 100, false), ACCESS_MAJOR);
+	for (uint64_t i = 84; i < 116; i++) {
+		f = folio_at(fx.file, i);
+		ck_assert_int_eq(folio_lru_gen(f), lru_gen_from_seq(max_seq - 1));
+		ck_assert(lru_gen_is_active(fx.lruvec, folio_lru_gen(f)));
+		/* PG_active only says where to add; the gen says it from then on */
+		ck_assert(!folio_test_active(f));
+		ck_assert(folio_test_lru(f));
+	}
+	ck_assert_uint_eq(lruvec_lru_size(fx.lruvec, LRU_ACTIVE_FILE), 32);
+	ck_assert_uint_eq(lruvec_lru_size(fx.lruvec, LRU_INACTIVE_FILE), 0);
+	ck_assert_int_eq(lrugen->nr_pages[lru_gen_from_seq(max_seq - 1)][LRU_GEN_FILE], 32);
+
+	/* read() outside a fault, not workingset: the oldest gen */
+	ck_assert_int_eq(filemap_read(a, fx.task, fx.file2, 0), ACCESS_MAJOR);
+	f = folio_at(fx.file2, 0);
+	ck_assert_int_eq(folio_lru_gen(f), lru_gen_from_seq(lrugen->min_seq[LRU_GEN_FILE]));
+	ck_assert(!lru_gen_is_active(fx.lruvec, folio_lru_gen(f)));
+	ck_assert(folio_test_referenced(f));	/* folio_mark_accessed() */
+	ck_assert_uint_eq(lruvec_lru_size(fx.lruvec, LRU_INACTIVE_FILE), 1);
+
+	/* anon fault: the youngest gens */
+	ck_assert_int_eq(anon_access(a, fx.task, fx.anon, 0, true), ACCESS_NEW);
+	f = folio_at(fx.anon, 0);
+	ck_assert_int_eq(folio_lru_gen(f), lru_gen_from_seq(max_seq - 1));
+	ck_assert(lru_gen_is_active(fx.lruvec, folio_lru_gen(f)));
+	ck_assert_uint_eq(lruvec_lru_size(fx.lruvec, LRU_ACTIVE_ANON), 1);
+	ck_assert_uint_eq(lruvec_lru_size(fx.lruvec, LRU_INACTIVE_ANON), 0);
+	ck_assert_uint_eq(max_seq, lrugen->max_seq);
+	assert_lru_sizes(fx.lruvec);
+	assert_invariants();
+
+	/* lru_gen_folio_seq() itself: max(max_seq + 1 - gen, min_seq[type]) */
+	ck_assert_uint_eq(seq_of(fx.lruvec, BIT(PG_active) | BIT(PG_workingset), false), max_seq);
+	ck_assert_uint_eq(seq_of(fx.lruvec, BIT(PG_active), false), max_seq - 1);
+	/* PG_active wins over reclaiming */
+	ck_assert_uint_eq(seq_of(fx.lruvec, BIT(PG_active), true), max_seq - 1);
+	ck_assert_uint_eq(seq_of(fx.lruvec, 0, true), lrugen->min_seq[LRU_GEN_FILE]);
+	ck_assert_uint_eq(seq_of(fx.lruvec, BIT(PG_workingset), true), 0);
+	ck_assert_uint_eq(seq_of(fx.lruvec, 0, false), max_seq + 1 - MAX_NR_GENS);
+	ck_assert_uint_eq(seq_of(fx.lruvec, BIT(PG_workingset), false), max_seq + 2 - MAX_NR_GENS);
+	/* dirty or writeback folios flagged for reclaim: second youngest */
+	ck_assert_uint_eq(seq_of(fx.lruvec, BIT(PG_reclaim) | BIT(PG_dirty), false), max_seq - 1);
+	ck_assert_uint_eq(seq_of(fx.lruvec, BIT(PG_reclaim) | BIT(PG_writeback), false),
+			  max_seq - 1);
+	ck_assert_uint_eq(seq_of(fx.lruvec, BIT(PG_reclaim), false), max_seq + 1 - MAX_NR_GENS);
+	/* new anon: second youngest; anon in the swap cache: like file */
+	ck_assert_uint_eq(seq_of(fx.lruvec, BIT(PG_swapbacked), false), max_seq - 1);
+	ck_assert_uint_eq(seq_of(fx.lruvec, BIT(PG_swapbacked) | BIT(PG_swapcache), false),
+			  max_seq + 1 - MAX_NR_GENS);
+	ck_assert_uint_eq(seq_of(fx.lruvec, BIT(PG_swapbacked), true), 0);
+
+	/* clamped to min_seq[type] (an empty lruvec, so hand-set min_seq is safe) */
+	empty = mem_cgroup_create(mm.root_mem_cgroup, "empty");
+	ck_assert_ptr_nonnull(empty);
+	ev = empty->lruvec[0];
+	lrugen_of(ev)->min_seq[LRU_GEN_FILE] = 2;
+	ck_assert_uint_eq(seq_of(ev, 0, true), 2);
+	ck_assert_uint_eq(seq_of(ev, 0, false), 2);
+	ck_assert_uint_eq(seq_of(ev, BIT(PG_workingset), false), 2);
+	ck_assert_uint_eq(seq_of(ev, BIT(PG_active), false), 2);
+	ck_assert_uint_eq(seq_of(ev, BIT(PG_active) | BIT(PG_workingset), false), 3);
+	/* the anon type keeps its own min_seq */
+	ck_assert_uint_eq(seq_of(ev, BIT(PG_swapbacked) | BIT(PG_swapcache), false), 0);
+	lrugen_of(ev)->min_seq[LRU_GEN_FILE] = 0;
+}
+
+START_TEST(test_placement)
+{
+	boot(_i ? &mglru_budget_policy : &mglru_old_policy);
+	run_body(placement_body, NULL);
+}
+END_TEST
+
+/* ==================================================================
+ * 2. tiers
+ * ================================================================== */
+
+START_TEST(test_tier_from_refs)
+{
+	ck_assert_int_eq(lru_tier_from_refs(0, false), 0);
+	ck_assert_int_eq(lru_tier_from_refs(1, false), 0);
+	ck_assert_int_eq(lru_tier_from_refs(2, false), 1);
+	ck_assert_int_eq(lru_tier_from_refs(3, false), 2);
+	ck_assert_int_eq(lru_tier_from_refs(4, false), 2);
+	for (int refs = 0; refs <= 4; refs++)
+		ck_assert_int_eq(lru_tier_from_refs(refs, true), MAX_NR_TIERS - 1);
+	/* the refs field holds up to 2^LRU_REFS_WIDTH accesses with PG_referenced */
+	ck_assert_int_eq(1 << LRU_REFS_WIDTH, 4);
+}
+END_TEST
+
+static int refs_field(const struct folio *f)
+{
+	return (int)((f->flags & LRU_REFS_MASK) >> LRU_REFS_PGOFF);
+}
+
+static int tier_of(const struct folio *f)
+{
+	return lru_tier_from_refs(folio_lru_refs(f), folio_test_workingset(f));
+}
+
+static void tiers_body(struct actor *a, void *arg)
+{
+	struct folio *f;
+	int gen;
+
+	(void)arg;
+	/* read(): the first access sets PG_referenced only */
+	ck_assert_int_eq(filemap_read(a, fx.task, fx.file2, 10), ACCESS_MAJOR);
+	f = folio_at(fx.file2, 10);
+	gen = folio_lru_gen(f);
+	ck_assert(folio_test_referenced(f));
+	ck_assert_int_eq(refs_field(f), 0);
+	ck_assert_int_eq(folio_lru_refs(f), 1);
+	ck_assert(!folio_test_workingset(f));
+	ck_assert_int_eq(tier_of(f), 0);
+
+	/* later read() hits count refs up to LRU_REFS_MASK */
+	ck_assert_int_eq(filemap_read(a, fx.task, fx.file2, 10), ACCESS_HIT);
+	ck_assert_int_eq(refs_field(f), 1);
+	ck_assert_int_eq(folio_lru_refs(f), 2);
+	ck_assert_int_eq(tier_of(f), 1);
+	ck_assert(!folio_test_workingset(f));
+
+	ck_assert_int_eq(filemap_read(a, fx.task, fx.file2, 10), ACCESS_HIT);
+	ck_assert_int_eq(folio_lru_refs(f), 3);
+	ck_assert_int_eq(tier_of(f), 2);
+
+	mm.policy->folio_mark_accessed(f);
+	ck_assert_uint_eq(f->flags & LRU_REFS_MASK, LRU_REFS_MASK);
+	ck_assert_int_eq(folio_lru_refs(f), 4);
+	ck_assert_int_eq(tier_of(f), 2);
+	ck_assert(!folio_test_workingset(f));
+
+	/* at the maximum: PG_workingset, the top tier */
+	mm.policy->folio_mark_accessed(f);
+	ck_assert(folio_test_workingset(f));
+	ck_assert_uint_eq(f->flags & LRU_REFS_MASK, LRU_REFS_MASK);
+	ck_assert_int_eq(tier_of(f), MAX_NR_TIERS - 1);
+	mm.policy->folio_mark_accessed(f);
+	ck_assert_uint_eq(f->flags & LRU_REFS_MASK, LRU_REFS_MASK);
+	ck_assert(folio_test_workingset(f));
+
+	/* fd accesses never move the folio: the eviction sorts it */
+	ck_assert_int_eq(folio_lru_gen(f), gen);
+	ck_assert(folio_test_lru(f));
+	assert_invariants();
+}
+
+START_TEST(test_mark_accessed_sequence)
+{
+	boot(&mglru_old_policy);
+	run_body(tiers_body, NULL);
+}
+END_TEST
+
+/* ==================================================================
+ * 3. the PID controller
+ * ================================================================== */
+
+static struct ctrl_pos pos(uint64_t refaulted, uint64_t total, int gain)
+{
+	struct ctrl_pos p = { .refaulted = refaulted, .total = total, .gain = gain };
+
+	return p;
+}
+
+START_TEST(test_positive_ctrl_err)
+{
+	struct ctrl_pos sp, pv;
+
+	/* pv.refaulted < MIN_LRU_BATCH: always positive, whatever the ratios */
+	sp = pos(0, 1000000, 1);
+	pv = pos(MIN_LRU_BATCH - 1, 1, 1000);
+	ck_assert(positive_ctrl_err(&sp, &pv));
+	/* from 64 on: pv.r * (sp.t + 64) * sp.g <= (sp.r + 1) * pv.t * pv.g */
+	sp = pos(0, 0, 1);
+	pv = pos(64, 4096, 1);		/* 64 * 64 * 1 == 1 * 4096 * 1 */
+	ck_assert(positive_ctrl_err(&sp, &pv));
+	pv = pos(64, 4095, 1);
+	ck_assert(!positive_ctrl_err(&sp, &pv));
+	/* gains 2:3 */
+	sp = pos(0, 0, 2);
+	pv = pos(64, 2731, 3);		/* 8192 <= 8193 */
+	ck_assert(positive_ctrl_err(&sp, &pv));
+	pv = pos(64, 2730, 3);		/* 8192 > 8190 */
+	ck_assert(!positive_ctrl_err(&sp, &pv));
+	/* sp.refaulted + 1 */
+	sp = pos(9, 936, 1);		/* (936 + 64) = 1000, (9 + 1) = 10 */
+	pv = pos(100, 10000, 1);	/* 100 * 1000 <= 10 * 10000 */
+	ck_assert(positive_ctrl_err(&sp, &pv));
+	pv = pos(101, 10000, 1);
+	ck_assert(!positive_ctrl_err(&sp, &pv));
+}
+END_TEST
+
+/* anon: refaulted 99 (+1 = 100), total 936 (+64 = 1000); file: total 1000 */
+static void set_ctrl(struct lruvec *lruvec, uint64_t file_refaulted)
+{
+	struct lru_gen_folio *lrugen = lrugen_of(lruvec);
+
+	memset(lrugen->avg_refaulted, 0, sizeof(lrugen->avg_refaulted));
+	memset(lrugen->avg_total, 0, sizeof(lrugen->avg_total));
+	memset(lrugen->refaulted, 0, sizeof(lrugen->refaulted));
+	memset(lrugen->evicted, 0, sizeof(lrugen->evicted));
+	memset(lrugen->protected, 0, sizeof(lrugen->protected));
+	/* spread over tiers and over the current-gen counters: all are summed */
+	lrugen->avg_refaulted[LRU_GEN_ANON][0] = 90;
+	lrugen->refaulted[LRU_GEN_ANON][2] = 9;
+	lrugen->avg_total[LRU_GEN_ANON][0] = 500;
+	lrugen->protected[LRU_GEN_ANON][1] = 400;
+	lrugen->evicted[LRU_GEN_ANON][3] = 36;
+	lrugen->avg_refaulted[LRU_GEN_FILE][0] = file_refaulted - file_refaulted / 4;
+	lrugen->refaulted[LRU_GEN_FILE][3] = file_refaulted / 4;
+	lrugen->avg_total[LRU_GEN_FILE][0] = 600;
+	lrugen->evicted[LRU_GEN_FILE][1] = 300;
+	lrugen->protected[LRU_GEN_FILE][2] = 100;
+}
+
+START_TEST(test_get_type_to_scan)
+{
+	struct lruvec *lruvec;
+	struct ctrl_pos p;
+
+	boot(&mglru_old_policy);
+	lruvec = fx.lruvec;
+
+	set_ctrl(lruvec, 100);
+	read_ctrl_pos(lruvec, LRU_GEN_ANON, MAX_NR_TIERS, 60, &p);
+	ck_assert_uint_eq(p.refaulted, 99);
+	ck_assert_uint_eq(p.total, 936);
+	ck_assert_int_eq(p.gain, 60);
+	read_ctrl_pos(lruvec, LRU_GEN_FILE, MAX_NR_TIERS, 140, &p);
+	ck_assert_uint_eq(p.refaulted, 100);
+	ck_assert_uint_eq(p.total, 1000);
+	/* one tier only */
+	read_ctrl_pos(lruvec, LRU_GEN_FILE, 1, 3, &p);
+	ck_assert_uint_eq(p.refaulted, 0);
+	ck_assert_uint_eq(p.total, 300);
+
+	/* swappiness 0 and 1: file; 200: anon, regardless of the controller */
+	set_ctrl(lruvec, 5000);
+	ck_assert_int_eq(get_type_to_scan(lruvec, 0), LRU_GEN_FILE);
+	ck_assert_int_eq(get_type_to_scan(lruvec, 1), LRU_GEN_FILE);
+	set_ctrl(lruvec, 0);
+	ck_assert_int_eq(get_type_to_scan(lruvec, 200), LRU_GEN_ANON);
+
+	/* swappiness 100 (equal gains): file while Rf * 1000 <= 100 * 1000 */
+	set_ctrl(lruvec, 100);
+	ck_assert_int_eq(get_type_to_scan(lruvec, 100), LRU_GEN_FILE);
+	set_ctrl(lruvec, 101);
+	ck_assert_int_eq(get_type_to_scan(lruvec, 100), LRU_GEN_ANON);
+
+	/* swappiness 60: file while Rf * 1000 * 60 <= 100 * 1000 * 140, Rf <= 233 */
+	set_ctrl(lruvec, 233);
+	ck_assert_int_eq(get_type_to_scan(lruvec, 60), LRU_GEN_FILE);
+	set_ctrl(lruvec, 234);
+	ck_assert_int_eq(get_type_to_scan(lruvec, 60), LRU_GEN_ANON);
+	/* ... the same state goes to anon at 100 and to file at 20:
+	 * 234 * 1000 * 20 <= 100 * 1000 * 180 */
+	ck_assert_int_eq(get_type_to_scan(lruvec, 100), LRU_GEN_ANON);
+	ck_assert_int_eq(get_type_to_scan(lruvec, 20), LRU_GEN_FILE);
+
+	/* few file refaults (< MIN_LRU_BATCH): file, even at a bad ratio */
+	set_ctrl(lruvec, 63);
+	lrugen_of(lruvec)->avg_total[LRU_GEN_FILE][0] = 0;
+	lrugen_of(lruvec)->evicted[LRU_GEN_FILE][1] = 0;
+	lrugen_of(lruvec)->protected[LRU_GEN_FILE][2] = 1;
+	ck_assert_int_eq(get_type_to_scan(lruvec, 60), LRU_GEN_FILE);
+}
+END_TEST
+
+START_TEST(test_get_tier_idx)
+{
+	struct lru_gen_folio *lrugen;
+	const int t = LRU_GEN_FILE;
+
+	boot(&mglru_old_policy);
+	lrugen = lrugen_of(fx.lruvec);
+
+	/* nothing refaulted: every tier passes */
+	ck_assert_int_eq(get_tier_idx(fx.lruvec, t), MAX_NR_TIERS - 1);
+
+	/* tier 0: refaulted 99 (+1), total 936 (+64); gain 2 vs 3:
+	 * tier i passes while R_i * 1000 * 2 <= 100 * T_i * 3 */
+	lrugen->avg_refaulted[t][0] = 99;
+	lrugen->avg_total[t][0] = 936;
+	lrugen->avg_refaulted[t][1] = 150;
+	lrugen->avg_total[t][1] = 1000;		/* 300000 <= 300000 */
+	lrugen->avg_refaulted[t][2] = 151;
+	lrugen->avg_total[t][2] = 1000;		/* 302000 > 300000 */
+	lrugen->avg_refaulted[t][3] = 0;	/* would pass, but the scan stops at 2 */
+	lrugen->avg_total[t][3] = 1000;
+	ck_assert_int_eq(get_tier_idx(fx.lruvec, t), 1);
+
+	lrugen->avg_refaulted[t][2] = 150;
+	ck_assert_int_eq(get_tier_idx(fx.lruvec, t), MAX_NR_TIERS - 1);
+	lrugen->avg_refaulted[t][3] = 151;
+	ck_assert_int_eq(get_tier_idx(fx.lruvec, t), 2);
+
+	/* tier 1 fails: only tier 0 is scanned */
+	lrugen->avg_refaulted[t][1] = 151;
+	ck_assert_int_eq(get_tier_idx(fx.lruvec, t), 0);
+	/* below MIN_LRU_BATCH refaults tier 1 passes again */
+	lrugen->avg_refaulted[t][1] = MIN_LRU_BATCH - 1;
+	lrugen->avg_total[t][1] = 1;
+	ck_assert_int_eq(get_tier_idx(fx.lruvec, t), 2);
+	/* the anon type has its own controller */
+	ck_assert_int_eq(get_tier_idx(fx.lruvec, LRU_GEN_ANON), MAX_NR_TIERS - 1);
+}
+END_TEST
+
+/* ==================================================================
+ * 4. should_run_aging and try_to_inc_min_seq
+ * ================================================================== */
+
+START_TEST(test_should_run_aging)
+{
+	struct mem_cgroup *memcg;
+	struct lru_gen_folio *lrugen;
+	struct lruvec *lruvec;
+	uint64_t nr = 12345;
+
+	boot(&mglru_old_policy);
+	memcg = mem_cgroup_create(mm.root_mem_cgroup, "empty");
+	lruvec = memcg->lruvec[0];
+	lrugen = lrugen_of(lruvec);
+	ck_assert_uint_eq(lrugen->max_seq, 3);
+
+	/* 4 gens: no aging needed */
+	ck_assert(!should_run_aging(lruvec, 60, &nr));
+	ck_assert_uint_eq(nr, 0);
+	/* 3 gens: better to age */
+	lrugen->min_seq[0] = lrugen->min_seq[1] = 1;
+	nr = 12345;
+	ck_assert(should_run_aging(lruvec, 60, &nr));
+	ck_assert_uint_eq(nr, 0);
+	/* 2 gens: must age */
+	lrugen->min_seq[0] = lrugen->min_seq[1] = 2;
+	nr = 12345;
+	ck_assert(should_run_aging(lruvec, 60, &nr));
+	ck_assert_uint_eq(nr, 0);
+	/* the evictable min_seq: anon counts only when swappiness > 0 */
+	lrugen->min_seq[LRU_GEN_ANON] = 0;
+	ck_assert(!should_run_aging(lruvec, 60, &nr));
+	ck_assert(should_run_aging(lruvec, 0, &nr));
+	ck_assert(!should_run_aging(lruvec, SWAPPINESS_ANON_ONLY, &nr));
+	lrugen->min_seq[0] = lrugen->min_seq[1] = 0;
+}
+END_TEST
+
+static void aging_size_body(struct actor *a, void *arg)
+{
+	uint64_t nr;
+
+	(void)arg;
+	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 100, false), ACCESS_MAJOR);
+	read_pages(a, fx.file2, 0, 5, 2);
+	fault_anon(a, 3);
+	/* 4 gens: the evictable size of the evictable types */
+	ck_assert(!should_run_aging(fx.lruvec, 0, &nr));
+	ck_assert_uint_eq(nr, 32 + 5);
+	ck_assert(!should_run_aging(fx.lruvec, 60, &nr));
+	ck_assert_uint_eq(nr, 32 + 5 + 3);
+	ck_assert(!should_run_aging(fx.lruvec, SWAPPINESS_ANON_ONLY, &nr));
+	ck_assert_uint_eq(nr, 3);
+}
+
+START_TEST(test_should_run_aging_size)
+{
+	boot(&mglru_old_policy);
+	run_body(aging_size_body, NULL);
+}
+END_TEST
+
+static void inc_min_seq_body(struct actor *a, void *arg)
+{
+	struct lru_gen_folio *lrugen = lrugen_of(fx.lruvec);
+	int swappiness = *(int *)arg;
+
+	/* anon folios at max_seq - 1 = 2; no file at all */
+	fault_anon(a, 10);
+	ck_assert(inc_max_seq(fx.lruvec, 3, 60, a));
+	ck_assert(inc_max_seq(fx.lruvec, 4, 60, a));
+	/* both types retired their empty oldest gens */
+	ck_assert_uint_eq(lrugen->max_seq, 5);
+	ck_assert_uint_eq(lrugen->min_seq[LRU_GEN_ANON], 2);
+	ck_assert_uint_eq(lrugen->min_seq[LRU_GEN_FILE], 2);
+	ck_assert_int_eq(lrugen->nr_pages[lru_gen_from_seq(2)][LRU_GEN_ANON], 10);
+
+	ck_assert(try_to_inc_min_seq(fx.lruvec, swappiness));
+	/* anon's oldest gen is populated: it stays */
+	ck_assert_uint_eq(lrugen->min_seq[LRU_GEN_ANON], 2);
+	if (swappiness) {
+		/* file would reach max_seq - 1 but anon is behind max_seq - 2:
+		 * file is held at max_seq - MIN_NR_GENS */
+		ck_assert_uint_eq(lrugen->min_seq[LRU_GEN_FILE], lrugen->max_seq - MIN_NR_GENS);
+		ck_assert_int_eq(get_nr_gens(fx.lruvec, LRU_GEN_FILE), MIN_NR_GENS + 1);
+	} else {
+		/* file only: empty gens skipped down to MIN_NR_GENS */
+		ck_assert_uint_eq(lrugen->min_seq[LRU_GEN_FILE], lrugen->max_seq - 1);
+		ck_assert_int_eq(get_nr_gens(fx.lruvec, LRU_GEN_FILE), MIN_NR_GENS);
+	}
+	/* nothing more to skip */
+	ck_assert(!try_to_inc_min_seq(fx.lruvec, swappiness));
+	assert_invariants();
+}
+
+START_TEST(test_try_to_inc_min_seq_sync)
+{
+	int swappiness = 60;
+
+	boot(&mglru_old_policy);
+	run_body(inc_min_seq_body, &swappiness);
+}
+END_TEST
+
+START_TEST(test_try_to_inc_min_seq_file_only)
+{
+	int swappiness = 0;
+
+	boot(&mglru_old_policy);
+	run_body(inc_min_seq_body, &swappiness);
+}
+END_TEST
+
+static void inc_min_seq_skip_body(struct actor *a, void *arg)
+{
+	struct lru_gen_folio *lrugen = lrugen_of(fx.lruvec);
+
+	(void)arg;
+	/* file folios only at max_seq - 1, gens 0 and 1 empty */
+	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 100, false), ACCESS_MAJOR);
+	/* anon is not evictable at swappiness 0: its min_seq does not move */
+	ck_assert(try_to_inc_min_seq(fx.lruvec, 0));
+	ck_assert_uint_eq(lrugen->min_seq[LRU_GEN_FILE], 2);
+	ck_assert_uint_eq(lrugen->min_seq[LRU_GEN_ANON], 0);
+	/* anon-only: anon skips its empty gens, never past max_seq - MIN_NR_GENS + 1 */
+	ck_assert(try_to_inc_min_seq(fx.lruvec, SWAPPINESS_ANON_ONLY));
+	ck_assert_uint_eq(lrugen->min_seq[LRU_GEN_ANON], 2);
+	ck_assert_uint_eq(lrugen->min_seq[LRU_GEN_FILE], 2);
+	ck_assert_uint_eq(lrugen->max_seq, 3);
+	assert_lru_sizes(fx.lruvec);
+	assert_invariants();
+}
+
+START_TEST(test_try_to_inc_min_seq_skips_empty)
+{
+	boot(&mglru_old_policy);
+	run_body(inc_min_seq_skip_body, NULL);
+}
+END_TEST
+
+/* ==================================================================
+ * 5. inc_max_seq
+ * ================================================================== */
+
+static void inc_max_seq_body(struct actor *a, void *arg)
+{
+	struct lru_gen_folio *lrugen = lrugen_of(fx.lruvec);
+	uint32_t idx[10];
+	uint64_t t0;
+	int old_gen = lru_gen_from_seq(0), new_gen = lru_gen_from_seq(1);
+
+	(void)arg;
+	/* 32 active file folios (max_seq - 1), 10 read() ones in the oldest gen */
+	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 100, false), ACCESS_MAJOR);
+	read_pages(a, fx.file2, 0, 10, 2);
+	for (int i = 0; i < 10; i++) {
+		struct folio *f = folio_at(fx.file2, (uint64_t)i * 2);
+
+		idx[i] = folio_idx(f);
+		ck_assert_int_eq(folio_lru_gen(f), old_gen);
+	}
+	/* 3 of them read twice: tier 1 */
+	for (int i = 0; i < 3; i++)
+		mm.policy->folio_mark_accessed(folio_of(idx[i]));
+	fault_anon(a, 4);
+	ck_assert_int_eq(get_nr_gens(fx.lruvec, LRU_GEN_FILE), MAX_NR_GENS);
+	ck_assert_uint_eq(lruvec_lru_size(fx.lruvec, LRU_ACTIVE_FILE), 32);
+	ck_assert_uint_eq(lruvec_lru_size(fx.lruvec, LRU_INACTIVE_FILE), 10);
+
+	/* a stale seq does nothing */
+	ck_assert(!inc_max_seq(fx.lruvec, 2, 60, a));
+	ck_assert_uint_eq(lrugen->max_seq, 3);
+
+	t0 = actor_now_ns(a);
+	ck_assert(inc_max_seq(fx.lruvec, 3, 60, a));
+	ck_assert_uint_eq(lrugen->max_seq, 4);
+	ck_assert_uint_eq(lrugen->timestamps[lru_gen_from_seq(4)], t0);
+	/* the oldest gen was retired: its folios moved one gen up */
+	ck_assert_uint_eq(lrugen->min_seq[LRU_GEN_FILE], 1);
+	ck_assert_uint_eq(lrugen->min_seq[LRU_GEN_ANON], 1);
+	ck_assert_int_eq(lrugen->nr_pages[old_gen][LRU_GEN_FILE], 0);
+	ck_assert_int_eq(lrugen->nr_pages[new_gen][LRU_GEN_FILE], 10);
+	for (int i = 0; i < 10; i++) {
+		struct folio *f = folio_of(idx[i]);
+
+		ck_assert_int_eq(folio_lru_gen(f), new_gen);
+		ck_assert_int_eq(f->lru, new_gen);
+		ck_assert(flist_contains(&lrugen->folios[new_gen][LRU_GEN_FILE], f));
+		ck_assert(!folio_test_referenced(f));
+		ck_assert(folio_test_lru(f));
+	}
+	/* counted protected per tier (7 at tier 0, 3 at tier 1), then folded
+	 * into the average with weight 1/2 as min_seq moved on */
+	ck_assert_uint_eq(lrugen->avg_total[LRU_GEN_FILE][0], 7 / 2);
+	ck_assert_uint_eq(lrugen->avg_total[LRU_GEN_FILE][1], 3 / 2);
+	ck_assert_uint_eq(lrugen->protected[LRU_GEN_FILE][0], 0);
+	ck_assert_uint_eq(lrugen->protected[LRU_GEN_FILE][1], 0);
+	/* active = gens of max_seq and max_seq - 1: now empty */
+	ck_assert_uint_eq(lruvec_lru_size(fx.lruvec, LRU_ACTIVE_FILE), 0);
+	ck_assert_uint_eq(lruvec_lru_size(fx.lruvec, LRU_INACTIVE_FILE), 42);
+	ck_assert_uint_eq(lruvec_lru_size(fx.lruvec, LRU_ACTIVE_ANON), 0);
+	ck_assert_uint_eq(lruvec_lru_size(fx.lruvec, LRU_INACTIVE_ANON), 4);
+	assert_lru_sizes(fx.lruvec);
+	assert_invariants();
+
+	/* again: file is at 4 gens (1..4) with the 10 folios oldest */
+	ck_assert(inc_max_seq(fx.lruvec, 4, 60, a));
+	ck_assert_uint_eq(lrugen->max_seq, 5);
+	ck_assert_uint_eq(lrugen->min_seq[LRU_GEN_FILE], 2);
+	ck_assert_int_eq(lrugen->nr_pages[lru_gen_from_seq(2)][LRU_GEN_FILE], 42);
+	/* unreferenced now: tier 0; the average halves the old one */
+	ck_assert_uint_eq(lrugen->avg_total[LRU_GEN_FILE][0], (7 / 2 + 10) / 2);
+	ck_assert_uint_eq(lrugen->avg_total[LRU_GEN_FILE][1], (3 / 2) / 2);
+	assert_lru_sizes(fx.lruvec);
+	assert_invariants();
+
+	/* a new folio faulted in lands in the two youngest gens and counts active */
+	ck_assert_int_eq(anon_access(a, fx.task, fx.anon, 100, true), ACCESS_NEW);
+	ck_assert_int_eq(folio_lru_gen(folio_at(fx.anon, 100)), lru_gen_from_seq(4));
+	ck_assert_uint_eq(lruvec_lru_size(fx.lruvec, LRU_ACTIVE_ANON), 1);
+	assert_lru_sizes(fx.lruvec);
+	assert_invariants();
+}
+
+START_TEST(test_inc_max_seq)
+{
+	boot(&mglru_old_policy);
+	run_body(inc_max_seq_body, NULL);
+}
+END_TEST
+
+/* ==================================================================
+ * 6. scan_folios stops
+ * ================================================================== */
+
+static void scan_min_gens_body(struct actor *a, void *arg)
+{
+	struct scan_control sc;
+	struct flist list;
+	struct scan_result r;
+
+	(void)arg;
+	init_sc(&sc, a, DEF_PRIORITY);
+	flist_init(&list);
+	/* file folios only at max_seq - 1, then skip the empty gens: 2 gens */
+	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 100, false), ACCESS_MAJOR);
+	ck_assert(try_to_inc_min_seq(fx.lruvec, 0));
+	ck_assert_int_eq(get_nr_gens(fx.lruvec, LRU_GEN_FILE), MIN_NR_GENS);
+	r = scan_folios(MAX_LRU_BATCH, fx.lruvec, &sc, LRU_GEN_FILE, MAX_NR_TIERS - 1, &list);
+	ck_assert_int_eq(r.scanned, 0);
+	ck_assert_int_eq(r.isolated, 0);
+	ck_assert(flist_empty(&list));
+	ck_assert_uint_eq(memcg_events(fx.memcg, PGSCAN_DIRECT), 0);
+	assert_invariants();
+}
+
+START_TEST(test_scan_min_nr_gens)
+{
+	boot(_i ? &mglru_budget_policy : &mglru_old_policy);
+	run_body(scan_min_gens_body, NULL);
+}
+END_TEST
+
+static void scan_batch_body(struct actor *a, void *arg)
+{
+	struct lru_gen_folio *lrugen = lrugen_of(fx.lruvec);
+	struct scan_control sc;
+	struct flist list;
+	struct scan_result r;
+	int oldest;
+
+	(void)arg;
+	init_sc(&sc, a, DEF_PRIORITY);
+	flist_init(&list);
+	read_pages(a, fx.file2, 0, 100, 2);
+	oldest = lru_gen_from_seq(lrugen->min_seq[LRU_GEN_FILE]);
+	ck_assert_int_eq(lrugen->nr_pages[oldest][LRU_GEN_FILE], 100);
+
+	/* isolation stops at MIN_LRU_BATCH */
+	r = scan_folios(MAX_LRU_BATCH, fx.lruvec, &sc, LRU_GEN_FILE, 0, &list);
+	ck_assert_int_eq(r.isolated, MIN_LRU_BATCH);
+	ck_assert_int_eq(r.scanned, MIN_LRU_BATCH);
+	ck_assert_uint_eq(list.nr, MIN_LRU_BATCH);
+	ck_assert(!r.exhausted);
+	/* MGLRU counts isolated folios as pgscan */
+	ck_assert_uint_eq(memcg_events(fx.memcg, PGSCAN_DIRECT), MIN_LRU_BATCH);
+	ck_assert_uint_eq(sc.nr.file_taken, MIN_LRU_BATCH);
+	for (uint32_t idx = list.head; idx; idx = folio_of(idx)->lru_next) {
+		ck_assert(!folio_test_lru(folio_of(idx)));
+		ck_assert_int_eq(folio_lru_gen(folio_of(idx)), -1);
+	}
+	putback_all(&list);
+	assert_invariants();
+
+	/* put back unreferenced-by-reclaim: the head of the oldest gen again */
+	oldest = lru_gen_from_seq(lrugen->min_seq[LRU_GEN_FILE]);
+	ck_assert_int_eq(lrugen->nr_pages[oldest][LRU_GEN_FILE], 100);
+	/* and at nr_to_scan */
+	r = scan_folios(10, fx.lruvec, &sc, LRU_GEN_FILE, 0, &list);
+	ck_assert_int_eq(r.scanned, 10);
+	ck_assert_int_eq(r.isolated, 10);
+	putback_all(&list);
+	assert_invariants();
+}
+
+START_TEST(test_scan_stops_at_min_lru_batch)
+{
+	boot(_i ? &mglru_budget_policy : &mglru_old_policy);
+	run_body(scan_batch_body, NULL);
+}
+END_TEST
+
+#define NR_PROTECTED (MAX_LRU_BATCH + 200)
+
+static void scan_protected_body(struct actor *a, void *arg)
+{
+	struct lru_gen_folio *lrugen = lrugen_of(fx.lruvec);
+	struct scan_control sc;
+	struct flist list;
+	struct scan_result r;
+	int oldest, next;
+	int64_t total;
+	const struct lru_gen_variant *v = mm.policy->variant;
+
+	(void)arg;
+	init_sc(&sc, a, DEF_PRIORITY);
+	flist_init(&list);
+	/* sequential read(): readahead fills the oldest gen, every page read once */
+	for (uint64_t i = 0; i < NR_PROTECTED; i++)
+		ck_assert_int_ge(filemap_read(a, fx.task, fx.file2, i), 0);
+	oldest = lru_gen_from_seq(lrugen->min_seq[LRU_GEN_FILE]);
+	next = lru_gen_from_seq(lrugen->min_seq[LRU_GEN_FILE] + 1);
+	/* readahead may have read a little past the last page read */
+	total = lrugen->nr_pages[oldest][LRU_GEN_FILE];
+	ck_assert_int_ge(total, NR_PROTECTED);
+	ck_assert_int_lt(total, NR_PROTECTED + 32);
+	ck_assert_uint_eq(lrugen->folios[oldest][LRU_GEN_FILE].nr, (uint64_t)total);
+	/* accessed twice each: tier 1 */
+	for (uint32_t idx = lrugen->folios[oldest][LRU_GEN_FILE].head; idx;
+	     idx = folio_of(idx)->lru_next) {
+		while (folio_lru_refs(folio_of(idx)) < 2)
+			mm.policy->folio_mark_accessed(folio_of(idx));
+		ck_assert_int_eq(tier_of(folio_of(idx)), 1);
+	}
+	/* tier_idx 0: everything is protected; the scan stops at MAX_LRU_BATCH */
+	r = scan_folios(UINT64_MAX, fx.lruvec, &sc, LRU_GEN_FILE, 0, &list);
+	ck_assert_int_eq(r.scanned, MAX_LRU_BATCH);
+	ck_assert_int_eq(r.isolated, 0);
+	ck_assert(flist_empty(&list));
+	ck_assert_uint_eq(lrugen->protected[LRU_GEN_FILE][1], MAX_LRU_BATCH);
+	ck_assert_int_eq(lrugen->nr_pages[oldest][LRU_GEN_FILE], total - MAX_LRU_BATCH);
+	ck_assert_int_eq(lrugen->nr_pages[next][LRU_GEN_FILE], MAX_LRU_BATCH);
+	ck_assert_uint_eq(memcg_events(fx.memcg, PGREFILL), MAX_LRU_BATCH);
+	ck_assert_uint_eq(memcg_events(fx.memcg, PGSCAN_DIRECT), 0);
+	assert_invariants();
+
+	/* the rest: the gen runs dry without isolating anything.
+	 * mglru-old: "return isolated || !remaining ? scanned : 0";
+	 * mglru-budget: exact counts */
+	r = scan_folios(UINT64_MAX, fx.lruvec, &sc, LRU_GEN_FILE, 0, &list);
+	ck_assert_int_eq(r.isolated, 0);
+	ck_assert_int_eq(r.scanned, v->budget_loop ? total - MAX_LRU_BATCH : 0);
+	ck_assert_int_eq(lrugen->nr_pages[oldest][LRU_GEN_FILE], 0);
+	ck_assert_uint_eq(lrugen->protected[LRU_GEN_FILE][1], (uint64_t)total);
+	/* 4 gens: not the last evictable gen */
+	ck_assert(!r.exhausted);
+	/* tier 1 allowed: the protected folios (now unreferenced) are isolated */
+	ck_assert(try_to_inc_min_seq(fx.lruvec, 0));
+	r = scan_folios(UINT64_MAX, fx.lruvec, &sc, LRU_GEN_FILE, 1, &list);
+	ck_assert_int_eq(r.isolated, MIN_LRU_BATCH);
+	putback_all(&list);
+	assert_invariants();
+}
+
+START_TEST(test_scan_stops_at_max_lru_batch)
+{
+	boot(_i ? &mglru_budget_policy : &mglru_old_policy);
+	run_body(scan_protected_body, NULL);
+}
+END_TEST
+
+/* ==================================================================
+ * 7. isolate_folios fallback and its variants
+ * ================================================================== */
+
+enum fb_layout {
+	FB_ANON4,	/* file at MIN_NR_GENS (empty), anon 4 gens with folios oldest */
+	FB_ANON3,	/* file at MIN_NR_GENS (empty), anon 3 gens with folios oldest */
+	FB_FILE_DRY,	/* file 3 gens whose oldest is all protected, anon 4 gens */
+};
+
+struct fb_case {
+	const char *name;
+	int fallback, exhaust_detect, retry_once, fallback_gate;
+	enum fb_layout layout;
+	bool expect_fallback;
+	bool budget;	/* policy */
+};
+
+static const struct fb_case fb_cases[] = {
+	{ "kernel",		-1, -1, -1, -1, FB_ANON4, true, false },
+	{ "kernel-budget",	-1, -1, -1, -1, FB_ANON4, true, true },
+	{ "kernel-anon3",	-1, -1, -1, -1, FB_ANON3, true, false },
+	{ "fallback=0",		 0,  0,  0,  0, FB_ANON4, true, false },
+	{ "fallback=1",		 1, -1, -1, -1, FB_ANON4, true, false },
+	{ "fallback=1-budget",	 1, -1, -1, -1, FB_ANON4, true, true },
+	{ "retry_once",		-1, -1,  1, -1, FB_ANON4, true, false },
+	{ "gate-anon4",		-1, -1, -1,  1, FB_ANON4, true, false },
+	{ "gate-anon3",		-1, -1, -1,  1, FB_ANON3, false, false },
+	{ "gate-anon3-budget",	-1, -1, -1,  1, FB_ANON3, false, true },
+	{ "fallback+gate-anon3", 1, -1, -1,  1, FB_ANON3, false, false },
+	/*
+	 * exhaust_detect falls back on "exhausted", defined as the last
+	 * evictable gen (min_seq + MIN_NR_GENS == max_seq) scanned dry. A
+	 * type already at MIN_NR_GENS returns early and is not "exhausted":
+	 * no fallback there (see the report).
+	 */
+	{ "exhaust-anon4",	-1,  1, -1, -1, FB_ANON4, false, false },
+	{ "exhaust-filedry",	-1,  1, -1, -1, FB_FILE_DRY, true, false },
+	{ "exhaust-filedry-budget", -1, 1, -1, -1, FB_FILE_DRY, true, true },
+	/* mglru-old's "nothing isolated and not stopped -> 0 scanned" falls back */
+	{ "kernel-filedry",	-1, -1, -1, -1, FB_FILE_DRY, true, false },
+};
+
+#define NR_FB_ANON 100
+
+static void fallback_body(struct actor *a, void *arg)
+{
+	const struct fb_case *c = arg;
+	struct lru_gen_folio *lrugen = lrugen_of(fx.lruvec);
+	struct scan_control sc;
+	struct flist list;
+	int type = -1, isolated = -1, scanned;
+
+	init_sc(&sc, a, DEF_PRIORITY);
+	flist_init(&list);
+	fault_anon(a, NR_FB_ANON);	/* at seq 2 */
+	switch (c->layout) {
+	case FB_ANON4:
+		ck_assert(inc_max_seq(fx.lruvec, 3, 60, a));
+		ck_assert(inc_max_seq(fx.lruvec, 4, 60, a));
+		ck_assert(try_to_inc_min_seq(fx.lruvec, 0));
+		ck_assert_int_eq(get_nr_gens(fx.lruvec, LRU_GEN_ANON), 4);
+		break;
+	case FB_ANON3:
+		ck_assert(inc_max_seq(fx.lruvec, 3, 60, a));
+		ck_assert(try_to_inc_min_seq(fx.lruvec, SWAPPINESS_ANON_ONLY));
+		ck_assert(try_to_inc_min_seq(fx.lruvec, 0));
+		ck_assert_int_eq(get_nr_gens(fx.lruvec, LRU_GEN_ANON), 3);
+		break;
+	case FB_FILE_DRY:
+		ck_assert(inc_max_seq(fx.lruvec, 3, 60, a));
+		ck_assert(try_to_inc_min_seq(fx.lruvec, 0));
+		/* read() folios land in the file's oldest gen (clamped) */
+		read_pages(a, fx.file2, 0, 10, 2);
+		for (int i = 0; i < 10; i++)
+			mm.policy->folio_mark_accessed(folio_at(fx.file2, (uint64_t)i * 2));
+		ck_assert(inc_max_seq(fx.lruvec, 4, 60, a));
+		ck_assert_int_eq(get_nr_gens(fx.lruvec, LRU_GEN_FILE), MIN_NR_GENS + 1);
+		ck_assert_int_eq(get_nr_gens(fx.lruvec, LRU_GEN_ANON), 4);
+		ck_assert_int_eq(lrugen->nr_pages[lru_gen_from_seq(
+			lrugen->min_seq[LRU_GEN_FILE])][LRU_GEN_FILE], 10);
+		/* tier 0 refaults a lot: only tier 0 is evictable */
+		lrugen->avg_refaulted[LRU_GEN_FILE][1] = 1000;
+		lrugen->avg_total[LRU_GEN_FILE][1] = 1000;
+		ck_assert_int_eq(get_tier_idx(fx.lruvec, LRU_GEN_FILE), 0);
+		break;
+	}
+	if (c->layout != FB_FILE_DRY)
+		ck_assert_int_eq(get_nr_gens(fx.lruvec, LRU_GEN_FILE), MIN_NR_GENS);
+	ck_assert_int_eq(lrugen->nr_pages[lru_gen_from_seq(lrugen->min_seq[LRU_GEN_ANON])]
+			 [LRU_GEN_ANON], NR_FB_ANON);
+	assert_invariants();
+
+	mm.mglru.fallback = c->fallback;
+	mm.mglru.exhaust_detect = c->exhaust_detect;
+	mm.mglru.retry_once = c->retry_once;
+	mm.mglru.fallback_gate = c->fallback_gate;
+	/* swappiness 1: both types evictable, file chosen first */
+	ck_assert_int_eq(get_type_to_scan(fx.lruvec, 1), LRU_GEN_FILE);
+	scanned = isolate_folios(MAX_LRU_BATCH, fx.lruvec, &sc, 1, &type, &list, &isolated);
+	if (c->expect_fallback) {
+		ck_assert_msg(type == LRU_GEN_ANON, "%s: no fallback", c->name);
+		ck_assert_int_eq(isolated, MIN_LRU_BATCH);
+		ck_assert_uint_eq(list.nr, MIN_LRU_BATCH);
+		ck_assert_int_ge(scanned, MIN_LRU_BATCH);
+		for (uint32_t idx = list.head; idx; idx = folio_of(idx)->lru_next)
+			ck_assert(folio_test_anon(folio_of(idx)));
+	} else {
+		ck_assert_msg(type == LRU_GEN_FILE, "%s: fell back", c->name);
+		ck_assert_int_eq(isolated, 0);
+		ck_assert(flist_empty(&list));
+		if (c->layout != FB_FILE_DRY)
+			ck_assert_int_eq(scanned, 0);
+	}
+	putback_all(&list);
+	assert_invariants();
+}
+
+START_TEST(test_isolate_fallback)
+{
+	const struct fb_case *c = &fb_cases[_i];
+
+	boot(c->budget ? &mglru_budget_policy : &mglru_old_policy);
+	run_body(fallback_body, (void *)c);
+}
+END_TEST
+
+/* ==================================================================
+ * 8. mglru-old aborts after aging; mglru-budget keeps evicting
+ * ================================================================== */
+
+#define NR_LOOP_FILE 512
+#define LOOP_PRIORITY 2
+
+static void loop_body(struct actor *a, void *arg)
+{
+	struct lru_gen_folio *lrugen = lrugen_of(fx.lruvec);
+	const struct lru_gen_variant *v = mm.policy->variant;
+	struct scan_control sc;
+	uint64_t max_seq, nr;
+
+	(void)arg;
+	/* an empty file type at MIN_NR_GENS, then read(): the folios are clamped
+	 * into its oldest gen; one aging later they sit in 3 gens */
+	ck_assert(inc_max_seq(fx.lruvec, 3, 0, a));
+	ck_assert(try_to_inc_min_seq(fx.lruvec, 0));
+	read_pages(a, fx.file2, 0, NR_LOOP_FILE, 2);
+	ck_assert(inc_max_seq(fx.lruvec, 4, 0, a));
+	ck_assert_int_eq(get_nr_gens(fx.lruvec, LRU_GEN_FILE), MIN_NR_GENS + 1);
+	ck_assert_int_eq(lrugen->nr_pages[lru_gen_from_seq(lrugen->min_seq[LRU_GEN_FILE])]
+			 [LRU_GEN_FILE], NR_LOOP_FILE);
+	/* no swap: file only; 3 gens: better to age */
+	ck_assert(!mm.swap_enabled);
+	ck_assert(should_run_aging(fx.lruvec, 0, &nr));
+	ck_assert_uint_eq(nr, NR_LOOP_FILE);
+	assert_invariants();
+
+	max_seq = lrugen->max_seq;
+	init_sc(&sc, a, LOOP_PRIORITY);
+	ck_assert_int_eq(get_swappiness(fx.lruvec, &sc), 0);
+	mm.policy->shrink_lruvec(fx.lruvec, &sc);
+	/* both age once */
+	ck_assert_uint_eq(lrugen->max_seq, max_seq + 1);
+	if (!v->budget_loop) {
+		/* get_nr_to_scan(): try_to_inc_max_seq() and return -1: nothing evicted */
+		ck_assert_uint_eq(sc.nr_reclaimed, 0);
+		ck_assert_uint_eq(memcg_events(fx.memcg, PGSCAN_DIRECT), 0);
+		ck_assert_uint_eq(lruvec_page_state(fx.lruvec, NR_FILE_PAGES), NR_LOOP_FILE);
+		/* the next call, with 4 gens, evicts */
+		mm.policy->shrink_lruvec(fx.lruvec, &sc);
+		ck_assert_uint_gt(sc.nr_reclaimed, 0);
+		ck_assert_uint_eq(lrugen->max_seq, max_seq + 1);
+	} else {
+		/* the budget (evictable >> priority) is spent in MIN_LRU_BATCH batches */
+		ck_assert_uint_eq(sc.nr_reclaimed, NR_LOOP_FILE >> LOOP_PRIORITY);
+		ck_assert_uint_eq(memcg_events(fx.memcg, PGSCAN_DIRECT),
+				  NR_LOOP_FILE >> LOOP_PRIORITY);
+		ck_assert_uint_eq(lruvec_page_state(fx.lruvec, NR_FILE_PAGES),
+				  NR_LOOP_FILE - (NR_LOOP_FILE >> LOOP_PRIORITY));
+	}
+	ck_assert_uint_eq(memcg_events(fx.memcg, PGSTEAL_DIRECT), sc.nr_reclaimed);
+	assert_invariants();
+}
+
+START_TEST(test_abort_after_aging)
+{
+	boot(_i ? &mglru_budget_policy : &mglru_old_policy);
+	run_body(loop_body, NULL);
+}
+END_TEST
+
+/* ==================================================================
+ * 9. dirty folios: bumped (mglru-old) vs reactivated (mglru-budget)
+ * ================================================================== */
+
+#define NR_DIRTY_READ 8
+
+static void dirty_body(struct actor *a, void *arg)
+{
+	struct lru_gen_folio *lrugen = lrugen_of(fx.lruvec);
+	const struct lru_gen_variant *v = mm.policy->variant;
+	struct scan_control sc;
+	struct folio *dirty;
+	uint32_t dirty_idx;
+	uint64_t min_seq, wakeups;
+	int isolated = -1, scanned;
+
+	(void)arg;
+	read_pages(a, fx.file2, 0, NR_DIRTY_READ, 2);
+	min_seq = lrugen->min_seq[LRU_GEN_FILE];
+	/* the first read is the tail of the oldest gen: scanned first */
+	dirty = folio_at(fx.file2, 0);
+	dirty_idx = folio_idx(dirty);
+	ck_assert_uint_eq(lrugen->folios[lru_gen_from_seq(min_seq)][LRU_GEN_FILE].tail, dirty_idx);
+	folio_set_dirty(dirty);
+	ck_assert(!folio_test_reclaim(dirty));
+
+	init_sc(&sc, a, DEF_PRIORITY);
+	wakeups = mm.nr_flusher_wakeups;
+	scanned = evict_folios(MAX_LRU_BATCH, fx.lruvec, &sc, 0, &isolated);
+	/* the clean ones are freed either way */
+	ck_assert_uint_eq(sc.nr_reclaimed, NR_DIRTY_READ - 1);
+	for (uint64_t i = 1; i < NR_DIRTY_READ; i++)
+		ck_assert_uint_eq(fx.file2->slots[i * 2] & XA_VALUE_BIT, XA_VALUE_BIT);
+	/* the dirty one is not freed, is back on the LRU with PG_reclaim */
+	ck_assert_uint_eq(fx.file2->slots[0], dirty_idx);
+	ck_assert(folio_test_lru(dirty));
+	ck_assert(folio_test_dirty(dirty));
+	ck_assert(folio_test_reclaim(dirty));
+	ck_assert(!folio_test_active(dirty));
+	if (!v->reactivate_dirty) {
+		/* sort_folio(): bumped to min_seq + 1, never isolated */
+		ck_assert_int_eq(isolated, NR_DIRTY_READ - 1);
+		ck_assert_int_eq(folio_lru_gen(dirty), lru_gen_from_seq(min_seq + 1));
+		ck_assert(!lru_gen_is_active(fx.lruvec, folio_lru_gen(dirty)));
+		ck_assert_uint_eq(sc.nr.unqueued_dirty, 1);
+		ck_assert_uint_eq(sc.nr.file_taken, NR_DIRTY_READ);
+		ck_assert_uint_eq(sc.nr.dirty, 0);
+		ck_assert_uint_eq(memcg_events(fx.memcg, PGSCAN_DIRECT), NR_DIRTY_READ - 1);
+		/* scanned + try_to_inc_min_seq() (the emptied oldest gen) */
+		ck_assert_int_eq(scanned, NR_DIRTY_READ + 1);
+		ck_assert_uint_eq(lrugen->min_seq[LRU_GEN_FILE], min_seq + 1);
+	} else {
+		/* isolated; shrink_folio_list() reactivated it: the youngest gens */
+		ck_assert_int_eq(isolated, NR_DIRTY_READ);
+		ck_assert(lru_gen_is_active(fx.lruvec, folio_lru_gen(dirty)));
+		ck_assert_int_eq(folio_lru_gen(dirty), lru_gen_from_seq(lrugen->max_seq - 1));
+		ck_assert_uint_eq(sc.nr.dirty, 1);
+		ck_assert_uint_eq(sc.nr.unqueued_dirty, 1);
+		ck_assert_uint_eq(sc.nr.taken, NR_DIRTY_READ);
+		ck_assert_uint_eq(memcg_events(fx.memcg, PGSCAN_DIRECT), NR_DIRTY_READ);
+		ck_assert_int_eq(scanned, NR_DIRTY_READ);
+	}
+	/* not every isolated folio was dirty: no flusher wakeup */
+	ck_assert_uint_eq(mm.nr_flusher_wakeups, wakeups);
+	assert_lru_sizes(fx.lruvec);
+	assert_invariants();
+}
+
+START_TEST(test_dirty_folio)
+{
+	boot(_i ? &mglru_budget_policy : &mglru_old_policy);
+	run_body(dirty_body, NULL);
+}
+END_TEST
+
+/* A batch of only dirty folios: budget wakes the flusher after the batch
+ * (patch 10); old wakes it once at the end of try_to_shrink_lruvec. */
+static void dirty_flusher_body(struct actor *a, void *arg)
+{
+	const struct lru_gen_variant *v = mm.policy->variant;
+	struct scan_control sc;
+	uint64_t wakeups;
+	int isolated = -1;
+
+	(void)arg;
+	read_pages(a, fx.file2, 0, 4, 2);
+	for (uint64_t i = 0; i < 4; i++)
+		folio_set_dirty(folio_at(fx.file2, i * 2));
+	init_sc(&sc, a, DEF_PRIORITY);
+	wakeups = mm.nr_flusher_wakeups;
+	evict_folios(MAX_LRU_BATCH, fx.lruvec, &sc, 0, &isolated);
+	ck_assert_uint_eq(sc.nr_reclaimed, 0);
+	ck_assert_uint_eq(sc.nr.unqueued_dirty, 4);
+	if (v->reactivate_dirty) {
+		ck_assert_int_eq(isolated, 4);
+		ck_assert_uint_eq(mm.nr_flusher_wakeups, wakeups + 1);
+	} else {
+		ck_assert_int_eq(isolated, 0);
+		ck_assert_uint_eq(sc.nr.file_taken, 4);
+		ck_assert_uint_eq(mm.nr_flusher_wakeups, wakeups);
+	}
+	for (uint64_t i = 0; i < 4; i++) {
+		struct folio *f = folio_at(fx.file2, i * 2);
+
+		ck_assert(folio_test_lru(f));
+		ck_assert(folio_test_reclaim(f));
+	}
+	assert_invariants();
+}
+
+START_TEST(test_dirty_flusher_wakeup)
+{
+	boot(_i ? &mglru_budget_policy : &mglru_old_policy);
+	run_body(dirty_flusher_body, NULL);
+}
+END_TEST
+
+static Suite *mglru_suite(void)
+{
+	Suite *s = suite_create("mglru");
+	TCase *tc;
+	const int nr_fb = (int)(sizeof(fb_cases) / sizeof(fb_cases[0]));
+
+	tc = tcase_create("placement");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_placement, 0, 2);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("tiers");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_tier_from_refs);
+	tcase_add_test(tc, test_mark_accessed_sequence);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("controller");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_positive_ctrl_err);
+	tcase_add_test(tc, test_get_type_to_scan);
+	tcase_add_test(tc, test_get_tier_idx);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("aging");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_should_run_aging);
+	tcase_add_test(tc, test_should_run_aging_size);
+	tcase_add_test(tc, test_try_to_inc_min_seq_skips_empty);
+	tcase_add_test(tc, test_try_to_inc_min_seq_sync);
+	tcase_add_test(tc, test_try_to_inc_min_seq_file_only);
+	tcase_add_test(tc, test_inc_max_seq);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("scan");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_scan_min_nr_gens, 0, 2);
+	tcase_add_loop_test(tc, test_scan_stops_at_min_lru_batch, 0, 2);
+	tcase_add_loop_test(tc, test_scan_stops_at_max_lru_batch, 0, 2);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("fallback");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_isolate_fallback, 0, nr_fb);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("loop");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_abort_after_aging, 0, 2);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("dirty");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_dirty_folio, 0, 2);
+	tcase_add_loop_test(tc, test_dirty_flusher_wakeup, 0, 2);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(mglru_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The mmemu command line ($MMEMU): determinism, formats, exit status and messages. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+static const char *mmemu(void)
+{
+	const char *m = getenv("MMEMU");
+
+#ifdef MMEMU_BIN
+	if (!m || !*m)
+		m = MMEMU_BIN;
+#endif
+	ck_assert_msg(m && *m, "MMEMU is not set (run through meson test)");
+	return m;
+}
+
+static char qs[4096];
+
+static const char *quickstart(void)
+{
+	snprintf(qs, sizeof(qs), "%s", harness_src_path("scenarios/quickstart.ini"));
+	return qs;
+}
+
+struct out {
+	int status;
+	char *out, *err;
+};
+
+static struct out run(const char *const *args)
+{
+	const char *argv[32];
+	struct out o;
+	int n = 0;
+
+	argv[n++] = mmemu();
+	for (; *args; args++) {
+		ck_assert_int_lt(n, 31);
+		argv[n++] = *args;
+	}
+	argv[n] = NULL;
+	o.status = harness_exec(argv, &o.out, &o.err);
+	return o;
+}
+
+static void out_free(struct out *o)
+{
+	free(o->out);
+	free(o->err);
+}
+
+/* Deletes the value after every "host_seconds": (the only host-dependent field). */
+static void strip_host_seconds(char *s)
+{
+	static const char key[] = "\"host_seconds\":";
+	char *p = s;
+
+	while ((p = strstr(p, key))) {
+		char *v = p + sizeof(key) - 1, *end = v;
+
+		while (*end && *end != ',' && *end != '}' && *end != '\n')
+			end++;
+		memmove(v, end, strlen(end) + 1);
+		p = v;
+	}
+}
+
+/* Braces and brackets balance outside strings, and the text is one object. */
+static bool json_balanced(const char *s)
+{
+	int depth = 0;
+	bool in_str = false;
+
+	while (*s == ' ' || *s == '\n')
+		s++;
+	if (*s != '{')
+		return false;
+	for (; *s; s++) {
+		if (in_str) {
+			if (*s == '\\' && s[1])
+				s++;
+			else if (*s == '"')
+				in_str = false;
+			continue;
+		}
+		if (*s == '"')
+			in_str = true;
+		else if (*s == '{' || *s == '[')
+			depth++;
+		else if (*s == '}' || *s == ']')
+			depth--;
+		if (depth < 0)
+			return false;
+	}
+	return depth == 0 && !in_str;
+}
+
+START_TEST(test_json_deterministic)
+{
+	const char *args[] = { "run", quickstart(), "--format", "json", "--scale", "1/32", NULL };
+	struct out a = run(args), b = run(args);
+
+	ck_assert_msg(a.status == 0, "status %d: %s", a.status, a.err);
+	ck_assert_msg(b.status == 0, "status %d: %s", b.status, b.err);
+	ck_assert(json_balanced(a.out));
+	ck_assert_ptr_nonnull(strstr(a.out, "\"host_seconds\""));
+	ck_assert_ptr_nonnull(strstr(a.out, "\"policy\": \"classic\""));
+	ck_assert_ptr_nonnull(strstr(a.out, "\"workingset_refault_file\""));
+	strip_host_seconds(a.out);
+	strip_host_seconds(b.out);
+	ck_assert_msg(strcmp(a.out, b.out) == 0, "two runs with the same seed differ");
+	out_free(&a);
+	out_free(&b);
+}
+END_TEST
+
+START_TEST(test_other_seed_differs)
+{
+	const char *args1[] = { "run", quickstart(), "--format", "json", "--scale", "1/32",
+				"--policy", "classic", NULL };
+	const char *args2[] = { "run", quickstart(), "--format", "json", "--scale", "1/32",
+				"--policy", "classic", "--seed", "2", NULL };
+	struct out a = run(args1), b = run(args2);
+
+	ck_assert_msg(a.status == 0, "%s", a.err);
+	ck_assert_msg(b.status == 0, "%s", b.err);
+	ck_assert_ptr_nonnull(strstr(b.out, "\"seed\": 2"));
+	strip_host_seconds(a.out);
+	strip_host_seconds(b.out);
+	ck_assert_str_ne(a.out, b.out);
+	out_free(&a);
+	out_free(&b);
+}
+END_TEST
+
+START_TEST(test_json_reports_scale_used)
+{
+	const char *args[] = { "run", quickstart(), "--format", "json", "--scale", "1/32",
+			       "--policy", "classic", NULL };
+	struct out a = run(args);
+
+	ck_assert_msg(a.status == 0, "%s", a.err);
+	/* the sizes were divided by 32; the report must say so */
+	ck_assert_msg(strstr(a.out, "\"scale\": 0.03125"), "scale line: %.80s", a.out);
+	out_free(&a);
+}
+END_TEST
+
+START_TEST(test_text_and_csv)
+{
+	const char *text_args[] = { "run", quickstart(), "--scale", "1/32", "--policy", "classic",
+				    NULL };
+	const char *csv_args[] = { "run", quickstart(), "--scale", "1/32", "--policy", "classic",
+				   "--format", "csv", NULL };
+	struct out t = run(text_args), c = run(csv_args);
+
+	ck_assert_msg(t.status == 0, "%s", t.err);
+	ck_assert_ptr_nonnull(strstr(t.out, "quickstart"));
+	ck_assert_ptr_nonnull(strstr(t.out, "pgscan"));
+	ck_assert_ptr_nonnull(strstr(t.out, "classic"));
+	ck_assert_msg(c.status == 0, "%s", c.err);
+	ck_assert_msg(!strncmp(c.out, "scenario,scale,policy,seed,group,key,value\n", 43), "%.80s",
+		      c.out);
+	ck_assert_ptr_nonnull(strstr(c.out, ",classic,1,vmstat,pgpgin,"));
+	out_free(&t);
+	out_free(&c);
+}
+END_TEST
+
+START_TEST(test_bad_set_value_exit_2)
+{
+	const char *args[] = { "run", quickstart(), "--scale", "1/32", "--set",
+			       "memcg.app.max=banana", NULL };
+	struct out o = run(args);
+
+	ck_assert_int_eq(o.status, 2);
+	ck_assert_msg(strstr(o.err, "max") && strstr(o.err, "banana"), "stderr: %s", o.err);
+	ck_assert_str_eq(o.out, "");
+	out_free(&o);
+}
+END_TEST
+
+START_TEST(test_unknown_policy_exit_2)
+{
+	const char *args[] = { "run", quickstart(), "--scale", "1/32", "--policy", "classic,lru-k",
+			       NULL };
+	struct out o = run(args);
+
+	ck_assert_int_eq(o.status, 2);
+	ck_assert_msg(strstr(o.err, "lru-k"), "stderr: %s", o.err);
+	ck_assert_str_eq(o.out, "");
+	out_free(&o);
+}
+END_TEST
+
+START_TEST(test_missing_scenario_exit_2)
+{
+	const char *args[] = { "run", "/nonexistent/nothing.ini", NULL };
+	struct out o = run(args);
+
+	ck_assert_int_eq(o.status, 2);
+	ck_assert_msg(strstr(o.err, "/nonexistent/nothing.ini"), "stderr: %s", o.err);
+	out_free(&o);
+}
+END_TEST
+
+START_TEST(test_bad_options_exit_2)
+{
+	static const char *const bad[][6] = {
+		{ "run", NULL },
+		{ "run", "--format", "xml", "X", NULL },
+		{ "run", "--scale", "2", "X", NULL },
+		{ "run", "--scale", "1/0", "X", NULL },
+		{ "run", "--seed", "-1", "X", NULL },
+		{ "run", "--seed", "lots", "X", NULL },
+		{ "run", "--no-such-option", "X", NULL },
+		{ "frobnicate", NULL },
+		{ NULL },	/* no command at all */
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *args[6];
+		struct out o;
+		int n;
+
+		for (n = 0; bad[i][n]; n++)
+			args[n] = !strcmp(bad[i][n], "X") ? quickstart() : bad[i][n];
+		args[n] = NULL;
+		o = run(args);
+		ck_assert_msg(o.status == 2, "case %zu (%s %s): status %d", i,
+			      bad[i][0] ? bad[i][0] : "-", bad[i][0] && bad[i][1] ? bad[i][1] : "-",
+			      o.status);
+		ck_assert_msg(*o.err, "case %zu: nothing on stderr", i);
+		out_free(&o);
+	}
+}
+END_TEST
+
+START_TEST(test_list)
+{
+	const char *args[] = { "list", NULL };
+	const char *help[] = { "--help", NULL };
+	struct out o = run(args), h = run(help);
+
+	ck_assert_int_eq(o.status, 0);
+	ck_assert_ptr_nonnull(strstr(o.out, "classic"));
+	for (int i = 0; reclaim_policies[i]; i++)
+		ck_assert_msg(strstr(o.out, reclaim_policies[i]->name), "list misses %s",
+			      reclaim_policies[i]->name);
+	ck_assert_ptr_nonnull(strstr(o.out, "file-zipf"));
+	ck_assert_ptr_nonnull(strstr(o.out, "nvme"));
+	ck_assert_int_eq(h.status, 0);
+	ck_assert_ptr_nonnull(strstr(h.out, "usage"));
+	out_free(&o);
+	out_free(&h);
+}
+END_TEST
+
+static Suite *cli_suite(void)
+{
+	Suite *s = suite_create("cli");
+	TCase *tc = tcase_create("run");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_json_deterministic);
+	tcase_add_test(tc, test_other_seed_differs);
+	tcase_add_test(tc, test_json_reports_scale_used);
+	tcase_add_test(tc, test_text_and_csv);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("errors");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_bad_set_value_exit_2);
+	tcase_add_test(tc, test_unknown_policy_exit_2);
+	tcase_add_test(tc, test_missing_scenario_exit_2);
+	tcase_add_test(tc, test_bad_options_exit_2);
+	tcase_add_test(tc, test_list);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(cli_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

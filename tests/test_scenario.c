@@ -1,0 +1,544 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* scenarios/: value parsing, loading, --set, --scale, and messages for bad input. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "scenarios/scenario.h"
+
+#define KiB 1024ULL
+#define MiB (1024ULL * KiB)
+#define GiB (1024ULL * MiB)
+
+/* ---- parse_size / parse_time_ns ---- */
+
+START_TEST(test_parse_size_accepts)
+{
+	static const struct {
+		const char *s;
+		uint64_t v;
+	} ok[] = {
+		{ "10G", 10 * GiB },
+		{ "4.5G", 4 * GiB + 512 * MiB },
+		{ "64M", 64 * MiB },
+		{ "4096", 4096 },
+		{ "1KiB", KiB },
+		{ "1k", KiB },
+		{ "2MB", 2 * MiB },
+		{ "1T", 1024 * GiB },
+		{ " 8G ", 8 * GiB },
+		{ "0", 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		uint64_t v = 12345;
+
+		ck_assert_msg(parse_size(ok[i].s, &v) == 0, "'%s' rejected", ok[i].s);
+		ck_assert_msg(v == ok[i].v, "'%s' = %llu, expected %llu", ok[i].s,
+			      (unsigned long long)v, (unsigned long long)ok[i].v);
+	}
+}
+END_TEST
+
+START_TEST(test_parse_size_rejects)
+{
+	static const char *const bad[] = {
+		"banana", "-1", "10Q", "", " ", "G", "1.5.5G", "10 G B", "nan", "inf",
+		"1e30", "-0", "5GiBs",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		uint64_t v = 777;
+
+		ck_assert_msg(parse_size(bad[i], &v) != 0, "'%s' accepted as %llu", bad[i],
+			      (unsigned long long)v);
+		/* a call that fails has no side effect */
+		ck_assert_uint_eq(v, 777);
+	}
+}
+END_TEST
+
+START_TEST(test_parse_time)
+{
+	static const struct {
+		const char *s;
+		uint64_t ns;
+	} ok[] = {
+		{ "100us", 100000 },
+		{ "1.5ms", 1500000 },
+		{ "2s", 2000000000ULL },
+		{ "30", 30000000000ULL },
+		{ "5ns", 5 },
+		{ "1m", 60000000000ULL },
+		{ "0", 0 },
+	};
+	static const char *const bad[] = { "fast", "-1ms", "", "10 parsecs", "1h", "ms", "1.2.3s" };
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		uint64_t ns = 1;
+
+		ck_assert_msg(parse_time_ns(ok[i].s, &ns) == 0, "'%s' rejected", ok[i].s);
+		ck_assert_msg(ns == ok[i].ns, "'%s' = %llu ns, expected %llu", ok[i].s,
+			      (unsigned long long)ns, (unsigned long long)ok[i].ns);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		uint64_t ns = 777;
+
+		ck_assert_msg(parse_time_ns(bad[i], &ns) != 0, "'%s' accepted", bad[i]);
+		ck_assert_uint_eq(ns, 777);
+	}
+}
+END_TEST
+
+/* ---- loading ---- */
+
+static const struct scn_memcg *find_memcg(const struct scenario *s, const char *name)
+{
+	for (int i = 0; i < s->nr_memcgs; i++)
+		if (!strcmp(s->memcg[i].name, name))
+			return &s->memcg[i];
+	return NULL;
+}
+
+static const struct scn_workload *find_workload(const struct scenario *s, const char *name)
+{
+	for (int i = 0; i < s->nr_workloads; i++)
+		if (!strcmp(s->workload[i].name, name))
+			return &s->workload[i];
+	return NULL;
+}
+
+static void load_quickstart(struct scenario *s, const char *const *sets, int nr, double scale)
+{
+	char err[512] = "";
+	int rc = scenario_load(s, harness_src_path("scenarios/quickstart.ini"), sets, nr, scale,
+			       err, sizeof(err));
+
+	ck_assert_msg(rc == 0, "quickstart: %s", err);
+}
+
+START_TEST(test_quickstart_loads)
+{
+	struct scenario s;
+	const struct scn_workload *reader, *heap;
+	const struct scn_memcg *app;
+
+	load_quickstart(&s, NULL, 0, 1.0);
+	ck_assert_str_eq(s.name, "quickstart");
+	ck_assert_int_eq(s.machine.nodes, 2);
+	ck_assert_uint_eq(s.machine.node_memory, 16 * GiB);
+	ck_assert_int_eq(s.machine.node_cpus, 8);
+	ck_assert_int_eq(s.nr_devices, 1);
+	ck_assert_str_eq(s.device[0].name, "nvme0");
+	app = find_memcg(&s, "app");
+	ck_assert_ptr_nonnull(app);
+	ck_assert_uint_eq(app->max, 6 * GiB);
+	ck_assert_uint_eq(app->high, UINT64_MAX);
+	ck_assert_int_eq(s.nr_workloads, 3);
+	reader = find_workload(&s, "reader");
+	heap = find_workload(&s, "heap");
+	ck_assert_ptr_nonnull(reader);
+	ck_assert_ptr_nonnull(heap);
+	ck_assert_int_eq(reader->type, WL_FILE_ZIPF);
+	ck_assert_int_eq(reader->access, ACC_READ);
+	ck_assert_int_eq(reader->threads, 4);
+	ck_assert_uint_eq(reader->size, 8 * GiB);
+	ck_assert_uint_eq(reader->ops, 4000000);
+	ck_assert_uint_eq(reader->think_ns, 2000);
+	ck_assert_str_eq(reader->memcg, "app");
+	ck_assert_int_eq(heap->type, WL_ANON);
+	ck_assert(heap->prefault);
+	ck_assert_double_eq_tol(heap->write_ratio, 0.3, 1e-12);
+	ck_assert_int_eq(find_workload(&s, "mapper")->access, ACC_MMAP);
+	scenario_free(&s);
+}
+END_TEST
+
+START_TEST(test_set_overrides)
+{
+	static const char *const sets[] = {
+		"memcg.app.max=2G", "memcg.app.low=1G", "machine.node_cpus=3",
+		"workload.reader.threads=7",
+	};
+	struct scenario s;
+
+	load_quickstart(&s, sets, 4, 1.0);
+	ck_assert_uint_eq(find_memcg(&s, "app")->max, 2 * GiB);
+	ck_assert_uint_eq(find_memcg(&s, "app")->low, 1 * GiB);
+	ck_assert_int_eq(s.machine.node_cpus, 3);
+	ck_assert_int_eq(find_workload(&s, "reader")->threads, 7);
+	/* untouched keys keep the file's values */
+	ck_assert_uint_eq(find_workload(&s, "reader")->size, 8 * GiB);
+	scenario_free(&s);
+}
+END_TEST
+
+START_TEST(test_scale_sizes_and_ops_only)
+{
+	struct scenario s;
+	const struct scn_workload *reader;
+
+	load_quickstart(&s, NULL, 0, 1.0 / 8);
+	ck_assert_uint_eq(s.machine.node_memory, 2 * GiB);
+	ck_assert_uint_eq(find_memcg(&s, "app")->max, 6 * GiB / 8);
+	reader = find_workload(&s, "reader");
+	ck_assert_uint_eq(reader->size, 1 * GiB);
+	ck_assert_uint_eq(reader->ops, 500000);
+	/* not scaled: counts of things that run, and times */
+	ck_assert_int_eq(reader->threads, 4);
+	ck_assert_uint_eq(reader->think_ns, 2000);
+	ck_assert_int_eq(s.machine.node_cpus, 8);
+	ck_assert_int_eq(s.machine.nodes, 2);
+	ck_assert_double_eq_tol(reader->zipf_theta, 0.99, 1e-12);
+	scenario_free(&s);
+}
+END_TEST
+
+START_TEST(test_scale_applies_to_set_values)
+{
+	static const char *const sets[] = { "memcg.app.max=2G" };
+	struct scenario s;
+
+	load_quickstart(&s, sets, 1, 1.0 / 8);
+	/* sizes are written at full scale, on the command line too */
+	ck_assert_uint_eq(find_memcg(&s, "app")->max, 2 * GiB / 8);
+	scenario_free(&s);
+}
+END_TEST
+
+START_TEST(test_scale_default_from_file)
+{
+	struct scenario s;
+
+	/* quickstart says scale = 1/8 */
+	load_quickstart(&s, NULL, 0, 0);
+	ck_assert_double_eq_tol(s.machine.scale, 1.0 / 8, 1e-12);
+	ck_assert_uint_eq(s.machine.node_memory, 2 * GiB);
+	scenario_free(&s);
+}
+END_TEST
+
+/* The scale a run used is the one recorded (results print s.machine.scale). */
+START_TEST(test_scale_recorded)
+{
+	struct scenario s;
+
+	load_quickstart(&s, NULL, 0, 1.0 / 32);
+	ck_assert_uint_eq(s.machine.node_memory, 512 * MiB);
+	ck_assert_msg(s.machine.scale > 1.0 / 32 - 1e-12 && s.machine.scale < 1.0 / 32 + 1e-12,
+		      "sizes were scaled by 1/32 but s.machine.scale says %g", s.machine.scale);
+	scenario_free(&s);
+}
+END_TEST
+
+/* ---- bad input ---- */
+
+static const char *const base_lines[] = {
+	"[machine]",		/* 1 */
+	"nodes = 1",		/* 2 */
+	"node_memory = 64M",	/* 3 */
+	"[device.d0]",		/* 4 */
+	"type = nvme",		/* 5 */
+	"[memcg.app]",		/* 6 */
+	"max = 32M",		/* 7 */
+	"[workload.w]",		/* 8 */
+	"type = file-zipf",	/* 9 */
+	"memcg = app",		/* 10 */
+	"device = d0",		/* 11 */
+	"size = 16M",		/* 12 */
+	"ops = 1000",		/* 13 */
+};
+#define NR_BASE_LINES ((int)(sizeof(base_lines) / sizeof(base_lines[0])))
+
+/*
+ * The base file with line `at` (1-based) replaced by `replace` (NULL: kept)
+ * and `insert` (NULL: nothing) put before line `at` (NR_BASE_LINES + 1: at the end).
+ */
+static char *variant(int at, const char *replace, const char *insert)
+{
+	size_t cap = 4096, len = 0;
+	char *t = malloc(cap);
+
+	ck_assert_ptr_nonnull(t);
+	t[0] = '\0';
+	for (int i = 1; i <= NR_BASE_LINES + 1; i++) {
+		if (i == at && insert)
+			len += (size_t)snprintf(t + len, cap - len, "%s\n", insert);
+		if (i > NR_BASE_LINES)
+			break;
+		len += (size_t)snprintf(t + len, cap - len, "%s\n",
+					i == at && replace ? replace : base_lines[i - 1]);
+	}
+	ck_assert_uint_lt(len, cap);
+	return t;
+}
+
+static int load_text(const char *text, const char *const *sets, int nr, char **path,
+		     char *err, size_t errlen)
+{
+	struct scenario s;
+	int rc;
+
+	*path = harness_write_temp(text);
+	err[0] = '\0';
+	rc = scenario_load(&s, *path, sets, nr, 1.0, err, errlen);
+	scenario_free(&s);
+	return rc;
+}
+
+/* Loads the text, expects failure with a message naming the file, `line` (if > 0) and `key`. */
+static void expect_error(const char *text, int line, const char *key, const char *also)
+{
+	char err[1024], *path, want[32];
+
+	int rc = load_text(text, NULL, 0, &path, err, sizeof(err));
+
+	unlink(path);
+	ck_assert_msg(rc != 0, "bad input accepted:\n%s", text);
+	ck_assert_msg(strstr(err, path), "message does not name the file: %s", err);
+	if (line > 0) {
+		snprintf(want, sizeof(want), "line %d", line);
+		ck_assert_msg(strstr(err, want), "message does not say '%s': %s", want, err);
+	}
+	ck_assert_msg(strstr(err, key), "message does not name '%s': %s", key, err);
+	if (also)
+		ck_assert_msg(strstr(err, also), "message does not mention '%s': %s", also, err);
+	free(path);
+}
+
+START_TEST(test_base_file_loads)
+{
+	char *text = variant(0, NULL, NULL), *path, err[1024];
+	struct scenario s;
+
+	path = harness_write_temp(text);
+	ck_assert_msg(scenario_load(&s, path, NULL, 0, 1.0, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(s.machine.nodes, 1);
+	ck_assert_uint_eq(s.machine.node_memory, 64 * MiB);
+	ck_assert_uint_eq(s.memcg[0].max, 32 * MiB);
+	ck_assert_uint_eq(s.workload[0].size, 16 * MiB);
+	ck_assert_int_eq(s.workload[0].threads, 1);	/* default */
+	scenario_free(&s);
+	/* scale 1/2 still fits the 16M node minimum */
+	ck_assert_msg(scenario_load(&s, path, NULL, 0, 0.5, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(s.machine.node_memory, 32 * MiB);
+	ck_assert_uint_eq(s.workload[0].ops, 500);
+	scenario_free(&s);
+	unlink(path);
+	free(path);
+	free(text);
+}
+END_TEST
+
+START_TEST(test_bad_unknown_key)
+{
+	char *t = variant(8, NULL, "colour = blue");
+
+	expect_error(t, 8, "colour", NULL);
+	free(t);
+}
+END_TEST
+
+START_TEST(test_bad_unknown_section)
+{
+	char *t = variant(NR_BASE_LINES + 1, NULL, "[frobnicate.x]\nspeed = 3");
+	char err[1024], *path;
+
+	/* the key is on line 15 under the section header on line 14 */
+	ck_assert_int_ne(load_text(t, NULL, 0, &path, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, path), "%s", err);
+	ck_assert_msg(strstr(err, "line 14") || strstr(err, "line 15"), "%s", err);
+	ck_assert_msg(strstr(err, "frobnicate"), "%s", err);
+	unlink(path);
+	free(path);
+	free(t);
+}
+END_TEST
+
+START_TEST(test_bad_key_before_any_section)
+{
+	char *t = variant(1, NULL, "nodes = 2");
+
+	expect_error(t, 1, "", NULL);
+	free(t);
+}
+END_TEST
+
+START_TEST(test_bad_size_banana)
+{
+	char *t = variant(7, "max = banana", NULL);
+
+	expect_error(t, 7, "max", "banana");
+	free(t);
+}
+END_TEST
+
+START_TEST(test_bad_int)
+{
+	char *t = variant(13, NULL, "threads = many");
+
+	expect_error(t, 13, "threads", "many");
+	free(t);
+	t = variant(2, "nodes = 9", NULL);
+	expect_error(t, 2, "nodes", "9");
+	free(t);
+}
+END_TEST
+
+START_TEST(test_bad_memcg_parent_undeclared)
+{
+	char *t = variant(8, NULL, "[memcg.child]\nparent = ghost");
+
+	/* parent = ghost is line 9 */
+	expect_error(t, 9, "parent", NULL);
+	free(t);
+}
+END_TEST
+
+START_TEST(test_bad_workload_memcg_unknown)
+{
+	char *t = variant(10, "memcg = nosuch", NULL);
+
+	expect_error(t, 10, "memcg", NULL);
+	free(t);
+}
+END_TEST
+
+START_TEST(test_bad_workload_device_unknown)
+{
+	char *t = variant(11, "device = nosuch", NULL);
+
+	expect_error(t, 11, "device", NULL);
+	free(t);
+}
+END_TEST
+
+START_TEST(test_bad_workload_node_missing)
+{
+	char *t = variant(13, NULL, "node = 1");
+
+	/* a one-node machine has no node 1 */
+	expect_error(t, 0, "node", NULL);
+	free(t);
+}
+END_TEST
+
+START_TEST(test_bad_garbage_line)
+{
+	char *t = variant(4, NULL, "this is not ini");
+
+	expect_error(t, 4, "", NULL);
+	free(t);
+}
+END_TEST
+
+START_TEST(test_bad_missing_file)
+{
+	struct scenario s;
+	char err[1024] = "";
+	const char *path = "/nonexistent-dir/no-such-scenario.ini";
+
+	ck_assert_int_ne(scenario_load(&s, path, NULL, 0, 1.0, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, path), "%s", err);
+	scenario_free(&s);
+}
+END_TEST
+
+START_TEST(test_bad_set_value_names_key)
+{
+	static const char *const sets[] = { "memcg.app.max=banana" };
+	char *t = variant(0, NULL, NULL), err[1024], *path;
+
+	ck_assert_int_ne(load_text(t, sets, 1, &path, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "max"), "%s", err);
+	ck_assert_msg(strstr(err, "banana"), "%s", err);
+	ck_assert_msg(strstr(err, "--set"), "%s", err);
+	unlink(path);
+	free(path);
+	free(t);
+}
+END_TEST
+
+START_TEST(test_bad_set_unknown_key_and_form)
+{
+	static const char *const unknown[] = { "memcg.app.colour=blue" };
+	static const char *const malformed[] = { "nodot" };
+	static const char *const nokey[] = { "memcg.app=1G" };
+	char *t = variant(0, NULL, NULL), err[1024], *path;
+
+	ck_assert_int_ne(load_text(t, unknown, 1, &path, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "colour"), "%s", err);
+	unlink(path);
+	free(path);
+	ck_assert_int_ne(load_text(t, malformed, 1, &path, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "nodot"), "%s", err);
+	unlink(path);
+	free(path);
+	ck_assert_int_ne(load_text(t, nokey, 1, &path, err, sizeof(err)), 0);
+	unlink(path);
+	free(path);
+	free(t);
+}
+END_TEST
+
+START_TEST(test_bad_limit_too_small_after_scale)
+{
+	char *t = variant(7, "max = 512K", NULL);
+
+	expect_error(t, 0, "max", NULL);
+	free(t);
+}
+END_TEST
+
+static Suite *scenario_suite(void)
+{
+	Suite *s = suite_create("scenario");
+	TCase *tc = tcase_create("parse");
+
+	tcase_add_test(tc, test_parse_size_accepts);
+	tcase_add_test(tc, test_parse_size_rejects);
+	tcase_add_test(tc, test_parse_time);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("load");
+	tcase_add_test(tc, test_quickstart_loads);
+	tcase_add_test(tc, test_set_overrides);
+	tcase_add_test(tc, test_scale_sizes_and_ops_only);
+	tcase_add_test(tc, test_scale_applies_to_set_values);
+	tcase_add_test(tc, test_scale_default_from_file);
+	tcase_add_test(tc, test_scale_recorded);
+	tcase_add_test(tc, test_base_file_loads);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("bad_input");
+	tcase_add_test(tc, test_bad_unknown_key);
+	tcase_add_test(tc, test_bad_unknown_section);
+	tcase_add_test(tc, test_bad_key_before_any_section);
+	tcase_add_test(tc, test_bad_size_banana);
+	tcase_add_test(tc, test_bad_int);
+	tcase_add_test(tc, test_bad_memcg_parent_undeclared);
+	tcase_add_test(tc, test_bad_workload_memcg_unknown);
+	tcase_add_test(tc, test_bad_workload_device_unknown);
+	tcase_add_test(tc, test_bad_workload_node_missing);
+	tcase_add_test(tc, test_bad_garbage_line);
+	tcase_add_test(tc, test_bad_missing_file);
+	tcase_add_test(tc, test_bad_set_value_names_key);
+	tcase_add_test(tc, test_bad_set_unknown_key_and_form);
+	tcase_add_test(tc, test_bad_limit_too_small_after_scale);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(scenario_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
