@@ -15,6 +15,7 @@
 #include "models/policy.h"
 #include "models/swap.h"
 #include "models/vmscan.h"
+#include "models/writeback.h"
 
 /* Default read_ahead_kb = 128: 32 pages (block/blk-settings.c VM_READAHEAD_PAGES). */
 #define RA_MAX_PAGES 32
@@ -85,12 +86,14 @@ struct address_space *file_create(const char *name, uint64_t nr_pages,
 	as->nr_pages = nr_pages;
 	as->slots = calloc(nr_pages, sizeof(*as->slots));
 	as->ptes = calloc(nr_pages, sizeof(*as->ptes));
+	as->disk_version = calloc(nr_pages ? nr_pages : 1, sizeof(*as->disk_version));
 	as->bdev = bdev;
 	as->bdev_start = bdev_start;
 	as->exec = exec;
-	if (!as->slots || !as->ptes || mapping_register(as)) {
+	if (!as->slots || !as->ptes || !as->disk_version || mapping_register(as)) {
 		free(as->slots);
 		free(as->ptes);
+		free(as->disk_version);
 		free(as);
 		return NULL;
 	}
@@ -233,6 +236,7 @@ static int page_cache_read(struct actor *a, struct task *t, struct address_space
 		folio = folio_of(idx);
 		folio->mapping = f->id;
 		folio->index = (uint32_t)i;
+		folio->version = f->disk_version[i];
 		folio_set_locked(folio);
 		/* filemap_add_folio(): replaces the shadow, refault detection */
 		f->slots[i] = idx;
@@ -313,6 +317,23 @@ int filemap_read(struct actor *a, struct task *t, struct address_space *f,
 	return ret;
 }
 
+int filemap_write(struct actor *a, struct task *t, struct address_space *f,
+		  uint64_t index)
+{
+	int ret = filemap_read(a, t, f, index);
+	uint64_t entry;
+
+	if (ret < 0)
+		return ret;
+	/* generic_perform_write(): copy in and dirty the folio */
+	entry = f->slots[index];
+	if (entry && !xa_is_value(entry)) {
+		folio_mark_dirty(folio_of((uint32_t)entry));
+		t->dirty_throttle_ns += balance_dirty_pages_ratelimited(a, t);
+	}
+	return ret;
+}
+
 /*
  * do_sync_mmap_readahead(): read-around of ra_pages centred on the fault,
  * until the file has missed MMAP_LOTSAMISS times more than it hit.
@@ -338,9 +359,17 @@ int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
 
 	if (*pte & PTE_PRESENT) {
 		/* the hardware sets the accessed bit; the kernel is not told */
-		*pte |= PTE_YOUNG | (write ? PTE_DIRTY : 0);
+		*pte |= PTE_YOUNG;
 		folio = folio_of((uint32_t)f->slots[index]);
 		actor_charge_user(a, access_cost(a, folio, COST_MMAP_HIT_NS));
+		if (write && !(*pte & PTE_DIRTY)) {
+			/* a shared mapping is write-protected while clean: the
+			 * write fault dirties the folio (do_wp_page, page_mkwrite) */
+			*pte |= PTE_DIRTY;
+			folio_mark_dirty(folio);
+			actor_charge_sys(a, COST_MINOR_FAULT_NS);
+			t->dirty_throttle_ns += balance_dirty_pages_ratelimited(a, t);
+		}
 		return ACCESS_HIT;
 	}
 	/* filemap_fault() */
@@ -376,6 +405,10 @@ int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
 	/* finish_fault(): map it; the access that faulted makes it young */
 	*pte = PTE_PRESENT | PTE_YOUNG | (write ? PTE_DIRTY : 0);
 	mod_lruvec_state(folio_lruvec(folio), NR_FILE_MAPPED, 1);
+	if (write) {
+		folio_mark_dirty(folio);
+		t->dirty_throttle_ns += balance_dirty_pages_ratelimited(a, t);
+	}
 	actor_charge_sys(a, COST_MINOR_FAULT_NS);
 	actor_charge_user(a, access_cost(a, folio, COST_MMAP_HIT_NS));
 	return ret;
@@ -389,8 +422,10 @@ int anon_access(struct actor *a, struct task *t, struct address_space *as,
 	uint32_t idx;
 
 	if (*pte & PTE_PRESENT) {
-		*pte |= PTE_YOUNG | (write ? PTE_DIRTY : 0);
 		folio = folio_of((uint32_t)as->slots[index]);
+		if (write && !(*pte & PTE_DIRTY))
+			folio->version++;	/* a new data version since it was last clean */
+		*pte |= PTE_YOUNG | (write ? PTE_DIRTY : 0);
 		actor_charge_user(a, access_cost(a, folio, COST_MMAP_HIT_NS));
 		return ACCESS_HIT;
 	}

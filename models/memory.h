@@ -48,6 +48,9 @@ void task_free_anon(struct task *t);
 /* read()/write() of one page of a file: mark_page_accessed on a hit. */
 int filemap_read(struct actor *a, struct task *t, struct address_space *f,
 		 uint64_t index);
+/* write() of one page of a file: read if needed, then dirty it (and throttle). */
+int filemap_write(struct actor *a, struct task *t, struct address_space *f,
+		  uint64_t index);
 /* An access through a mapping of a file: sets the young bit on a hit. */
 int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
 		       uint64_t index, bool write);

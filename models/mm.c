@@ -7,6 +7,7 @@
 #include "models/memory.h"
 #include "models/policy.h"
 #include "models/swap.h"
+#include "models/writeback.h"
 #include "models/vmscan.h"
 
 struct mm_kernel mm;
@@ -81,6 +82,10 @@ const char *const vm_event_name[NR_VM_EVENT_ITEMS] = {
 	[ALLOCSTALL] = "allocstall_normal",
 	[PAGEOUTRUN] = "pageoutrun",
 	[OOM_KILL] = "oom_kill",
+	[NR_DIRTIED] = "nr_dirtied",
+	[NR_WRITTEN] = "nr_written",
+	[NR_VMSCAN_WRITE] = "nr_vmscan_write",
+	[NR_VMSCAN_IMMEDIATE] = "nr_vmscan_immediate_reclaim",
 };
 
 const char *const memcg_event_name[MEMCG_NR_MEMORY_EVENTS] = {
@@ -200,6 +205,7 @@ void mm_exit(void)
 	for (uint32_t i = 0; i < mm.nr_mappings; i++) {
 		free(mm.mappings[i]->slots);
 		free(mm.mappings[i]->ptes);
+		free(mm.mappings[i]->disk_version);
 		free(mm.mappings[i]);
 	}
 	free(mm.mappings);
@@ -218,6 +224,7 @@ void mm_exit(void)
 	}
 	if (mm.swap)
 		swap_exit();
+	wb_exit();
 	folio_table_exit();
 	memset(&mm, 0, sizeof(mm));
 }

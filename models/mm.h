@@ -105,6 +105,10 @@ enum vm_event_item {
 	ALLOCSTALL,
 	PAGEOUTRUN,
 	OOM_KILL,
+	NR_DIRTIED,		/* pages dirtied */
+	NR_WRITTEN,		/* pages written back */
+	NR_VMSCAN_WRITE,	/* pages reclaim wrote itself (pageout) */
+	NR_VMSCAN_IMMEDIATE,	/* dirty pages reclaim marked for immediate reclaim */
 	NR_VM_EVENT_ITEMS
 };
 
@@ -233,6 +237,10 @@ struct address_space {
 	uint32_t ra_size;		/* readahead: current window in pages */
 	uint32_t mmap_miss;		/* faults that missed, less hits (read-around off past 100) */
 	double compress_ratio;		/* anon: zram compression ratio of its data (0: default) */
+	uint64_t nr_dirty;		/* dirty page cache folios */
+	uint64_t dirtied_ns;		/* when it went from clean to dirty (inode->dirtied_when) */
+	uint64_t writeback_index;	/* where the flusher goes on */
+	uint32_t *disk_version;		/* data version the device holds per page */
 };
 
 /* A process: a memcg member with anonymous regions; the OOM killer's unit. */
@@ -245,6 +253,7 @@ struct task {
 	uint64_t oom_kill_ns;		/* when */
 	uint64_t rss_anon;		/* resident anon pages */
 	uint64_t nr_swapents;		/* anon pages out on swap (MM_SWAPENTS) */
+	uint64_t dirty_throttle_ns;	/* time slept in balance_dirty_pages() */
 	uint32_t *regions;		/* anon address_space ids */
 	int nr_regions;
 	uint32_t *files;		/* file address_space ids it has mapped */

@@ -31,7 +31,8 @@ static int swap_init_slots(uint64_t nr_slots)
 	si->free_stack = malloc(nr_slots * sizeof(*si->free_stack));
 	si->cache = calloc(nr_slots + 1, sizeof(*si->cache));
 	si->slot_memcg = calloc(nr_slots + 1, sizeof(*si->slot_memcg));
-	if (!si->free_stack || !si->cache || !si->slot_memcg)
+	si->slot_version = calloc(nr_slots + 1, sizeof(*si->slot_version));
+	if (!si->free_stack || !si->cache || !si->slot_memcg || !si->slot_version)
 		return -ENOMEM;
 	/* the lowest slot on top: writeout starts at the front of the area */
 	for (uint64_t i = 0; i < nr_slots; i++)
@@ -62,6 +63,7 @@ void swap_exit(void)
 	free(swap_info.free_stack);
 	free(swap_info.cache);
 	free(swap_info.slot_memcg);
+	free(swap_info.slot_version);
 	zram_exit(&swap_info.zram);
 	memset(&swap_info, 0, sizeof(swap_info));
 }
@@ -176,6 +178,7 @@ static void swap_end_write(void *private, uint64_t now)
 		folio_rotate_reclaimable(folio);
 	}
 	writeback_complete(NODE_DATA(folio->nid), 1);
+	count_vm_events(NR_WRITTEN, 1);
 }
 
 int swap_writepage(struct folio *folio, struct actor *a)
@@ -184,6 +187,7 @@ int swap_writepage(struct folio *folio, struct actor *a)
 	struct address_space *as = folio_mapping(folio);
 	uint64_t slot = folio->private;
 
+	si->slot_version[slot] = folio->version;
 	if (si->type == SWAP_ZRAM) {
 		double ratio = as->compress_ratio > 0 ? as->compress_ratio
 						      : zram_comp_ratio(si->zram.comp);
@@ -260,6 +264,7 @@ int do_swap_page(struct actor *a, struct task *t, struct address_space *as,
 	folio = folio_of(idx);
 	folio->mapping = as->id;
 	folio->index = (uint32_t)index;
+	folio->version = si->slot_version[slot];
 	folio_set_swapbacked(folio);
 	if (si->type == SWAP_ZRAM) {
 		/* SWP_SYNCHRONOUS_IO: read directly, skip the swap cache, free the slot */

@@ -32,6 +32,7 @@ struct swap_info {
 	uint32_t *free_stack;		/* free slots, lowest on top at first */
 	uint32_t *cache;		/* slot -> folio in the swap cache (0: none) */
 	uint16_t *slot_memcg;		/* slot -> memcg charged for it (swap_cgroup) */
+	uint32_t *slot_version;		/* slot -> data version written there */
 	struct zram zram;		/* SWAP_ZRAM */
 	struct blockdev *bdev;		/* SWAP_BLOCK */
 	uint64_t bdev_start;		/* first page of the swap area on bdev */

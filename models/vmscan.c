@@ -111,11 +111,6 @@ void writeback_complete(struct pglist_data *pgdat, uint64_t nr_pages)
 		waitq_wake_all(pgdat->reclaim_wait[VMSCAN_THROTTLE_WRITEBACK]);
 }
 
-void wakeup_flusher_threads(void)
-{
-	mm.nr_flusher_wakeups++;
-}
-
 /* ---- cost accounting ---- */
 
 void lru_note_cost(struct lruvec *lruvec, bool file, uint64_t nr_io, uint64_t nr_rotated)
@@ -290,12 +285,14 @@ uint64_t shrink_folio_list(struct flist *folio_list, struct pglist_data *pgdat,
 				 * (kswapd's own pageout of file pages comes with
 				 * the writeback model; until then it defers too.)
 				 */
+				count_vm_events(NR_VMSCAN_IMMEDIATE, 1);
 				folio_set_reclaim(folio);
 				goto activate_locked;
 			}
 			if (references == FOLIOREF_RECLAIM_CLEAN || !sc->may_writepage)
 				goto keep;
 			/* pageout() */
+			count_vm_events(NR_VMSCAN_WRITE, 1);
 			switch (swap_writepage(folio, sc->actor)) {
 			case -1:
 				goto activate_locked;

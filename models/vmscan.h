@@ -99,7 +99,7 @@ void folio_rotate_reclaimable(struct folio *folio);
 /* Writeback completions for reclaim_throttle(WRITEBACK) wakeups. */
 void writeback_complete(struct pglist_data *pgdat, uint64_t nr_pages);
 
-/* wakeup_flusher_threads(WB_REASON_VMSCAN): counted; flushers come with writeback. */
+/* wakeup_flusher_threads(WB_REASON_VMSCAN): every flusher writes everything (writeback.c). */
 void wakeup_flusher_threads(void);
 
 /* lru_note_cost(): charge reclaim cost to the lruvec and its ancestors. */

@@ -8,6 +8,7 @@
 #include "models/policy.h"
 #include "models/policy/mglru.h"
 #include "models/swap.h"
+#include "models/writeback.h"
 #include "models/vmscan.h"
 #include "scenarios/run.h"
 #include "scenarios/workload.h"
@@ -336,6 +337,10 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 		p.delay_read_ns = sd->delay_read_ns;
 		p.delay_write_ns = sd->delay_write_ns;
 		blockdev_init(&devs[i], sd->name, &p, o->seed);
+		if (wb_create(&devs[i])) {
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
 	}
 	for (int i = 0; i < s->nr_memcgs; i++) {
 		const struct scn_memcg *sm = &s->memcg[i];

@@ -119,6 +119,7 @@ static int parse_double(const char *s, double lo, double hi, double *out)
 static const char *const wl_type_names[NR_WL_TYPES] = {
 	[WL_FILE_ZIPF] = "file-zipf",
 	[WL_ANON] = "anon",
+	[WL_DD] = "dd",
 };
 
 const char *scn_workload_type_name(enum scn_workload_type t)
@@ -215,7 +216,7 @@ static const struct key_desc memcg_keys[] = {
 };
 
 static const struct key_desc workload_keys[] = {
-	K("type", KT_WL_TYPE, struct scn_workload, type, 0, 0, "a workload type (file-zipf, anon)"),
+	K("type", KT_WL_TYPE, struct scn_workload, type, 0, 0, "a workload type (file-zipf, anon, dd)"),
 	K("memcg", KT_STRING, struct scn_workload, memcg, 0, 0, "a memcg name"),
 	K("node", KT_INT, struct scn_workload, node, 0, SCN_MAX_NODES - 1, "a node id"),
 	K("threads", KT_INT, struct scn_workload, threads, 1, 1024, "a thread count (1-1024)"),
@@ -708,7 +709,9 @@ static int scenario_validate(struct scenario *s, char *err, size_t errlen)
 			if (j == s->nr_memcgs)
 				return fail_at(err, errlen, p, sec, "memcg", "no such memcg");
 		}
-		if (w->type == WL_FILE_ZIPF) {
+		if (w->type == WL_DD && !w->ops)
+			w->ops = w->size / 4096 / w->pages_per_op;
+		if (w->type == WL_FILE_ZIPF || w->type == WL_DD) {
 			if (!w->device[0])
 				return fail_at(err, errlen, p, sec, "device",
 					       "a file workload needs a device");

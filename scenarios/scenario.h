@@ -53,6 +53,7 @@ struct scn_memcg {
 enum scn_workload_type {
 	WL_FILE_ZIPF,		/* zipfian reads (and updates) of a file */
 	WL_ANON,		/* an anonymous working set */
+	WL_DD,			/* dd: sequential write() of a file, pages_per_op per op */
 	NR_WL_TYPES
 };
 

@@ -13,9 +13,8 @@ static int access_page(struct workload *w, struct actor *a, uint64_t page, bool 
 		return anon_access(a, w->task, w->as, page, write);
 	if (c->access == ACC_MMAP)
 		return filemap_map_access(a, w->task, w->as, page, write);
-	/* write() dirties through the page cache; modelled as a read of the
-	 * page for now (dirty page cache comes with writeback) */
-	return filemap_read(a, w->task, w->as, page);
+	return write ? filemap_write(a, w->task, w->as, page)
+		     : filemap_read(a, w->task, w->as, page);
 }
 
 static void count_outcome(struct workload *w, int ret)
@@ -54,8 +53,11 @@ static void workload_thread(struct actor *a, void *arg)
 	}
 	while (w->ops_issued < c->ops && !w->task->oom_killed) {
 		uint64_t t0 = actor_now_ns(a);
-		uint64_t key = zipf_next(&w->zipf, &a->rng);
-		bool write = c->write_ratio > 0 && rng_double(&a->rng) < c->write_ratio;
+		/* dd writes the file front to back; the others draw keys */
+		uint64_t key = c->type == WL_DD ? w->ops_issued % w->nr_keys
+						: zipf_next(&w->zipf, &a->rng);
+		bool write = c->type == WL_DD ||
+			     (c->write_ratio > 0 && rng_double(&a->rng) < c->write_ratio);
 		int ret = 0;
 
 		w->ops_issued++;
@@ -132,6 +134,7 @@ void workload_report(const struct workload *w, struct result_group *g, uint64_t 
 	result_add_u64(g, "major_faults", w->nr_major);
 	result_add_u64(g, "new_pages", w->nr_new);
 	result_add_u64(g, "oom_killed", w->task->oom_killed);
+	result_add(g, "dirty_throttle_ms", (double)w->task->dirty_throttle_ns / 1e6, false);
 	result_add(g, "oom_kill_s", w->task->oom_killed ? (double)w->task->oom_kill_ns / 1e9 : 0,
 		   false);
 	/* latency histogram: operations below each decade edge */

@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/costs.h"
+#include "models/memory.h"
+#include "models/policy.h"
+#include "models/vmscan.h"
+#include "models/writeback.h"
+
+#define MAX_WBS 16
+/* pages a flusher keeps in flight before it waits (block queue depth, ~16 MiB) */
+#define WB_MAX_INFLIGHT 4096
+#define WB_BIO_PAGES 256
+
+struct bdi_writeback {
+	struct blockdev *bdev;		/* the device it writes to */
+	struct actor *actor;		/* the flusher thread */
+	struct waitq *wait;		/* it sleeps here between passes */
+	struct waitq *inflight_wait;	/* ... and here when the queue is full */
+	uint64_t inflight;		/* pages under writeback from it */
+	bool start_all;			/* wakeup_flusher_threads(): write everything */
+	uint64_t nr_written;		/* pages written */
+};
+
+static struct bdi_writeback wbs[MAX_WBS];
+static int nr_wbs;
+
+struct wb_bio {
+	struct bdi_writeback *wb;
+	uint32_t nr;
+	uint32_t idx[WB_BIO_PAGES];	/* folios written by this bio */
+};
+
+uint32_t file_disk_version(const struct address_space *as, uint64_t index)
+{
+	return as->disk_version ? as->disk_version[index] : 0;
+}
+
+void folio_mark_dirty(struct folio *folio)
+{
+	struct address_space *as = folio_mapping(folio);
+
+	folio->version++;
+	if (folio_test_dirty(folio))
+		return;
+	folio_set_dirty(folio);
+	if (folio_test_anon(folio) || !folio->mapping)
+		return;
+	count_vm_events(NR_DIRTIED, 1);
+	mod_lruvec_state(folio_lruvec(folio), NR_FILE_DIRTY, 1);
+	if (!as->nr_dirty++)
+		as->dirtied_ns = current_actor ? actor_now_ns(current_actor) : engine_clock_ns();
+}
+
+/* ---- thresholds (domain_dirty_limits) ---- */
+
+struct dirty_state {
+	uint64_t dirty;		/* NR_FILE_DIRTY + NR_WRITEBACK */
+	uint64_t bg_thresh;	/* background threshold */
+	uint64_t thresh;	/* the dirty limit */
+};
+
+static void global_dirty_state(struct dirty_state *ds)
+{
+	uint64_t avail = 0, dirty = 0;
+	int nid;
+
+	/* global_dirtyable_memory(): free + file LRU pages */
+	for_each_node(nid) {
+		struct pglist_data *pgdat = NODE_DATA(nid);
+
+		avail += pgdat->node->nr_free + node_page_state(pgdat, NR_ACTIVE_FILE) +
+			 node_page_state(pgdat, NR_INACTIVE_FILE);
+		dirty += node_page_state(pgdat, NR_FILE_DIRTY) + node_page_state(pgdat, NR_WRITEBACK);
+	}
+	ds->dirty = dirty;
+	ds->thresh = avail * DIRTY_RATIO / 100;
+	ds->bg_thresh = avail * DIRTY_BACKGROUND_RATIO / 100;
+}
+
+/* cgroup v2 writeback: the memcg's file pages plus its headroom */
+static void memcg_dirty_state(const struct mem_cgroup *memcg, uint64_t global_avail,
+			      struct dirty_state *ds)
+{
+	uint64_t file = memcg_page_state(memcg, NR_ACTIVE_FILE) +
+			memcg_page_state(memcg, NR_INACTIVE_FILE);
+	uint64_t headroom = UINT64_MAX, avail;
+
+	for (const struct mem_cgroup *pos = memcg; pos; pos = pos->parent) {
+		uint64_t room = pos->max > pos->usage ? pos->max - pos->usage : 0;
+
+		if (pos->max != UINT64_MAX && room < headroom)
+			headroom = room;
+	}
+	avail = file + (headroom < global_avail ? headroom : global_avail);
+	ds->dirty = memcg_page_state(memcg, NR_FILE_DIRTY) + memcg_page_state(memcg, NR_WRITEBACK);
+	ds->thresh = avail * DIRTY_RATIO / 100;
+	ds->bg_thresh = avail * DIRTY_BACKGROUND_RATIO / 100;
+}
+
+static bool over_bground_thresh(void)
+{
+	struct dirty_state gds;
+
+	global_dirty_state(&gds);
+	if (gds.dirty > gds.bg_thresh)
+		return true;
+	for (int id = 2; id <= mm.nr_memcgs; id++) {
+		struct dirty_state mds;
+
+		memcg_dirty_state(mm.memcgs[id], gds.thresh * 100 / DIRTY_RATIO, &mds);
+		if (mds.dirty > mds.bg_thresh)
+			return true;
+	}
+	return false;
+}
+
+static void wb_wakeup(struct bdi_writeback *wb)
+{
+	waitq_wake_all(wb->wait);
+}
+
+void wakeup_flusher_threads(void)
+{
+	mm.nr_flusher_wakeups++;
+	for (int i = 0; i < nr_wbs; i++) {
+		wbs[i].start_all = true;
+		wb_wakeup(&wbs[i]);
+	}
+}
+
+/*
+ * balance_dirty_pages(), simplified: below the freerun ceiling (halfway
+ * between the background threshold and the limit) writers run free;
+ * above it they kick the flushers and pause, from MIN_PAUSE growing to
+ * MAX_PAUSE at the limit, until the domain (global, then the memcg) is
+ * under its limit again. The kernel's rate-based pause estimation is not
+ * modelled.
+ */
+uint64_t balance_dirty_pages_ratelimited(struct actor *a, struct task *t)
+{
+	uint64_t slept = 0;
+
+	for (;;) {
+		struct dirty_state gds, mds, *worst = &gds;
+		uint64_t freerun, pause;
+
+		if (t->oom_killed)
+			return slept;
+		global_dirty_state(&gds);
+		memcg_dirty_state(t->memcg, gds.thresh * 100 / DIRTY_RATIO, &mds);
+		if (t->memcg != mm.root_mem_cgroup &&
+		    mds.dirty * (gds.thresh + 1) > gds.dirty * (mds.thresh + 1))
+			worst = &mds;
+		if (gds.dirty > gds.bg_thresh || mds.dirty > mds.bg_thresh)
+			for (int i = 0; i < nr_wbs; i++)
+				wb_wakeup(&wbs[i]);
+		freerun = (worst->bg_thresh + worst->thresh) / 2;
+		if (worst->dirty <= freerun)
+			return slept;
+		if (worst->dirty >= worst->thresh)
+			pause = BDP_MAX_PAUSE_NS;
+		else
+			pause = BDP_MIN_PAUSE_NS + (BDP_MAX_PAUSE_NS - BDP_MIN_PAUSE_NS) *
+				(worst->dirty - freerun) / (worst->thresh - freerun + 1);
+		actor_sleep_ns(a, pause);
+		slept += pause;
+		if (worst->dirty < worst->thresh)
+			return slept;	/* one pause per call below the limit */
+	}
+}
+
+/* ---- the flusher ---- */
+
+static void wb_end_io(void *private, uint64_t now)
+{
+	struct wb_bio *bio = private;
+	struct bdi_writeback *wb = bio->wb;
+
+	(void)now;
+	for (uint32_t i = 0; i < bio->nr; i++) {
+		struct folio *folio = folio_of(bio->idx[i]);
+
+		/* folio_end_writeback() */
+		folio_clear_writeback(folio);
+		mod_lruvec_state(folio_lruvec(folio), NR_WRITEBACK, -1);
+		if (folio_test_reclaim(folio)) {
+			folio_clear_reclaim(folio);
+			folio_rotate_reclaimable(folio);
+		}
+		writeback_complete(NODE_DATA(folio->nid), 1);
+	}
+	count_vm_events(NR_WRITTEN, bio->nr);
+	wb->inflight -= bio->nr;
+	waitq_wake_all(wb->inflight_wait);
+	free(bio);
+}
+
+static void wb_submit(struct bdi_writeback *wb, struct address_space *as, struct wb_bio *bio,
+		      uint64_t first)
+{
+	actor_charge_sys(wb->actor, COST_BIO_SUBMIT_NS);
+	wb->inflight += bio->nr;
+	wb->nr_written += bio->nr;
+	count_vm_events(PGPGOUT, bio->nr * (PAGE_SIZE / 1024));
+	blockdev_submit(as->bdev, REQ_OP_WRITE, as->bdev_start + first, bio->nr,
+			actor_now_ns(wb->actor), wb_end_io, bio);
+}
+
+/* writeback_single_inode(): dirty folios in file order from writeback_index */
+static uint64_t writeback_file(struct bdi_writeback *wb, struct address_space *as,
+			       uint64_t nr_to_write)
+{
+	struct wb_bio *bio = NULL;
+	uint64_t written = 0, first = 0, scanned = 0;
+	uint64_t i = as->writeback_index;
+
+	while (scanned++ < as->nr_pages && written < nr_to_write && as->nr_dirty) {
+		uint64_t entry = as->slots[i];
+		struct folio *folio;
+
+		if (entry && !xa_is_value(entry) &&
+		    folio_test_dirty(folio = folio_of((uint32_t)entry)) &&
+		    !folio_test_writeback(folio) && !folio_test_locked(folio)) {
+			if (bio && (bio->nr == WB_BIO_PAGES || first + bio->nr != i)) {
+				wb_submit(wb, as, bio, first);
+				bio = NULL;
+			}
+			if (!bio) {
+				bio = calloc(1, sizeof(*bio));
+				if (!bio)
+					break;
+				bio->wb = wb;
+				first = i;
+			}
+			/* folio_clear_dirty_for_io(): clean at submission, PTE write-protected */
+			folio_clear_dirty(folio);
+			mod_lruvec_state(folio_lruvec(folio), NR_FILE_DIRTY, -1);
+			as->nr_dirty--;
+			as->ptes[i] &= (uint8_t)~PTE_DIRTY;
+			if (as->disk_version)
+				as->disk_version[i] = folio->version;
+			folio_set_writeback(folio);
+			mod_lruvec_state(folio_lruvec(folio), NR_WRITEBACK, 1);
+			bio->idx[bio->nr++] = (uint32_t)entry;
+			written++;
+		}
+		if (++i >= as->nr_pages)
+			i = 0;
+	}
+	if (bio)
+		wb_submit(wb, as, bio, first);
+	as->writeback_index = i;
+	return written;
+}
+
+static void flusher_fn(struct actor *self, void *arg)
+{
+	struct bdi_writeback *wb = arg;
+
+	for (;;) {
+		uint64_t now = actor_now_ns(self);
+		bool expired = false, wrote = false;
+
+		for (uint32_t m = 0; m < mm.nr_mappings; m++) {
+			struct address_space *as = mm.mappings[m];
+
+			if (as->bdev != wb->bdev || !as->nr_dirty)
+				continue;
+			expired = now >= as->dirtied_ns + DIRTY_EXPIRE_NS;
+			if (!wb->start_all && !expired && !over_bground_thresh())
+				continue;
+			while (wb->inflight >= WB_MAX_INFLIGHT)
+				waitq_wait(self, wb->inflight_wait, 0);
+			if (writeback_file(wb, as, MAX_WRITEBACK_PAGES))
+				wrote = true;
+			if (!as->nr_dirty)
+				as->dirtied_ns = 0;
+			actor_cond_resched(self);
+		}
+		if (wrote)
+			continue;
+		wb->start_all = false;
+		/* wb_workfn: periodic kupdate writeback every dirty_writeback_interval */
+		waitq_wait(self, wb->wait, DIRTY_WRITEBACK_INTERVAL_NS);
+	}
+}
+
+int wb_create(struct blockdev *bdev)
+{
+	struct bdi_writeback *wb;
+	char name[64];
+
+	if (nr_wbs == MAX_WBS)
+		return -ENOSPC;
+	wb = &wbs[nr_wbs++];
+	memset(wb, 0, sizeof(*wb));
+	wb->bdev = bdev;
+	wb->wait = waitq_create();
+	wb->inflight_wait = waitq_create();
+	if (!wb->wait || !wb->inflight_wait)
+		return -ENOMEM;
+	snprintf(name, sizeof(name), "flush-%s", bdev->name);
+	wb->actor = actor_create(name, 0, flusher_fn, wb, true);
+	return wb->actor ? 0 : -ENOMEM;
+}
+
+void wb_exit(void)
+{
+	for (int i = 0; i < nr_wbs; i++) {
+		waitq_destroy(wbs[i].wait);
+		waitq_destroy(wbs[i].inflight_wait);
+	}
+	nr_wbs = 0;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Dirty page cache and its writeback, as in mm/page-writeback.c and
+ * fs/fs-writeback.c: dirty accounting, one flusher per device (woken by the
+ * background threshold, by expiry and by reclaim), balance_dirty_pages()
+ * throttling of writers, and completion handling that lets reclaim free
+ * what it marked PG_reclaim.
+ */
+#ifndef MMEMU_MODELS_WRITEBACK_H
+#define MMEMU_MODELS_WRITEBACK_H
+
+#include <stdint.h>
+
+#include "models/mm.h"
+
+/* vm.dirty_background_ratio and vm.dirty_ratio defaults (Documentation/admin-guide/sysctl/vm.rst) */
+#define DIRTY_BACKGROUND_RATIO 10
+#define DIRTY_RATIO 20
+/* vm.dirty_expire_centisecs = 3000, vm.dirty_writeback_centisecs = 500 */
+#define DIRTY_EXPIRE_NS (30 * NSEC_PER_SEC)
+#define DIRTY_WRITEBACK_INTERVAL_NS (5 * NSEC_PER_SEC)
+/* MAX_WRITEBACK_PAGES: 4 MiB per inode per pass (fs/fs-writeback.c) */
+#define MAX_WRITEBACK_PAGES 1024
+/* balance_dirty_pages() pauses: MAX_PAUSE = HZ/5, MIN_PAUSE ~ 1 jiffy at HZ=250 */
+#define BDP_MAX_PAUSE_NS (200 * NSEC_PER_MSEC)
+#define BDP_MIN_PAUSE_NS (4 * NSEC_PER_MSEC)
+
+/* Starts a flusher for a device (bdi_writeback); 0 or -ENOMEM. */
+int wb_create(struct blockdev *bdev);
+/* folio_mark_dirty(): a clean page cache folio becomes dirty (version + 1). */
+void folio_mark_dirty(struct folio *folio);
+/*
+ * balance_dirty_pages_ratelimited(): the writer pays for dirtying: it kicks
+ * background writeback and sleeps while the global or its memcg's dirty
+ * pages exceed the limits. Returns the time it slept.
+ */
+uint64_t balance_dirty_pages_ratelimited(struct actor *a, struct task *t);
+/* Written-back version of a file page, as the device holds it. */
+uint32_t file_disk_version(const struct address_space *as, uint64_t index);
+void wb_exit(void);
+
+#endif
