@@ -332,6 +332,24 @@ int mm_check_invariants(char *err, size_t len)
 
 		if (!f->memcg_id)
 			continue;	/* free */
+		/* no lost write: a clean page holds what its backing store holds */
+		if (!folio_test_dirty(f) && !folio_test_locked(f) && f->mapping &&
+		    !(mm.mappings[f->mapping]->ptes[f->index] & PTE_DIRTY)) {
+			const struct address_space *as = mm.mappings[f->mapping];
+			uint32_t backing = f->version;
+
+			if (as->type == AS_FILE)
+				backing = as->disk_version[f->index];
+			else if (folio_test_swapcache(f) && mm.swap)
+				backing = mm.swap->slot_version[f->private];
+			if (backing != f->version) {
+				snprintf(err, len, "folio %u (%s page %u) is clean at version %u but "
+					 "its backing store has version %u", i, as->name, f->index,
+					 f->version, backing);
+				free(per_node_used);
+				return -1;
+			}
+		}
 		nr_used++;
 		per_node_used[f->nid]++;
 		if (folio_test_lru(f))
