@@ -107,11 +107,19 @@ int cmd_bench(int argc, char **argv)
 	struct rusage ru;
 	char *xml;
 
-	(void)argc;
-	(void)argv;
+	const struct reclaim_policy *policy = &classic_policy;
+
+	if (argc == 3 && !strcmp(argv[1], "--policy"))
+		policy = reclaim_policy_find(argv[2]);
+	else if (argc != 1)
+		policy = NULL;
+	if (!policy) {
+		fprintf(stderr, "mmemu: bench: usage: mmemu bench [--policy NAME]\n");
+		return 2;
+	}
 	machine_init(&m, 1, pages, cpus, 10);
 	xml = numa_platform_xml(&m);
-	if (engine_init(xml, 1) || mm_init(&m, &classic_policy, 60, 1)) {
+	if (engine_init(xml, 1) || mm_init(&m, policy, 60, 1)) {
 		fprintf(stderr, "mmemu: bench: setup failed\n");
 		return 1;
 	}
@@ -123,6 +131,7 @@ int cmd_bench(int argc, char **argv)
 	engine_run(0);
 	getrusage(RUSAGE_SELF, &ru);
 
+	printf("policy                            %12s\n", policy->name);
 	printf("hit path, anon (young bit)        %12.1f M accesses/s\n", b.anon_hit_rate / 1e6);
 	printf("hit path, mmap file (young bit)   %12.1f M accesses/s\n", b.mmap_hit_rate / 1e6);
 	printf("hit path, read() (mark_accessed)  %12.1f M accesses/s\n", b.read_hit_rate / 1e6);

@@ -27,7 +27,7 @@ static void usage(FILE *f)
 		"                 [--seed N] [--scale F] [--format text|json|csv] [-j N]\n"
 		"                 [--dump lru_gen [--dump-every T]] [--sample T]\n"
 		"       mmemu list\n"
-		"       mmemu bench\n"
+		"       mmemu bench [--policy NAME]\n"
 		"       mmemu --help\n"
 		"\n"
 		"run     emulate SCENARIO once per policy and print the results side by side\n"
