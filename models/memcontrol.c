@@ -81,6 +81,11 @@ static struct mem_cgroup *page_counter_try_charge(struct mem_cgroup *memcg, uint
 	return NULL;
 }
 
+bool mem_cgroup_try_charge_noreclaim(struct mem_cgroup *memcg)
+{
+	return !page_counter_try_charge(memcg, 1);
+}
+
 static void page_counter_charge(struct mem_cgroup *memcg, uint64_t nr)
 {
 	for (struct mem_cgroup *pos = memcg; pos; pos = pos->parent) {

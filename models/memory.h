@@ -26,6 +26,8 @@ struct mem_cgroup *mem_cgroup_find(const char *name);
 /* try_charge_memcg() for one page: reclaim, retries, then the OOM killer. */
 int mem_cgroup_charge(struct actor *a, struct task *t, struct mem_cgroup *memcg);
 void mem_cgroup_uncharge(struct mem_cgroup *memcg, uint64_t nr_pages);
+/* Charges one page if every ancestor has room; no reclaim. */
+bool mem_cgroup_try_charge_noreclaim(struct mem_cgroup *memcg);
 void memcg_memory_event(struct mem_cgroup *memcg, enum memcg_memory_event event);
 /* Kills the task with the largest footprint under memcg (NULL: whole machine). */
 bool out_of_memory(struct mem_cgroup *memcg, struct actor *a);
@@ -65,6 +67,8 @@ int anon_access(struct actor *a, struct task *t, struct address_space *as,
  * nid and memcg set, or 0 when the task was killed.
  */
 uint32_t alloc_charge_folio(struct actor *a, struct task *t, struct mem_cgroup *memcg);
+/* A folio only if it needs no reclaim (readahead): charge under max, low watermark. */
+uint32_t alloc_folio_noreclaim(struct mem_cgroup *memcg, int nid);
 /* Adds a new folio to the LRU (through workingset_refault when shadowed). */
 void folio_add_lru(struct folio *folio, uint64_t shadow);
 

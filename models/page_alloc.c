@@ -84,6 +84,26 @@ uint32_t alloc_charge_folio(struct actor *a, struct task *t, struct mem_cgroup *
 	return idx;
 }
 
+uint32_t alloc_folio_noreclaim(struct mem_cgroup *memcg, int nid)
+{
+	struct folio *folio;
+	uint32_t idx;
+
+	if (!mem_cgroup_try_charge_noreclaim(memcg))
+		return 0;
+	nid = numa_alloc_page(&mm.machine, nid, WMARK_LOW);
+	if (nid < 0) {
+		mem_cgroup_uncharge(memcg, 1);
+		return 0;
+	}
+	idx = folio_table_get();
+	folio = folio_of(idx);
+	folio->nid = (uint8_t)nid;
+	folio->memcg_id = memcg->id;
+	count_vm_events(PGALLOC, 1);
+	return idx;
+}
+
 void folio_add_lru(struct folio *folio, uint64_t shadow)
 {
 	struct lruvec *lruvec = folio_lruvec(folio);

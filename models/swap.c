@@ -32,7 +32,10 @@ static int swap_init_slots(uint64_t nr_slots)
 	si->cache = calloc(nr_slots + 1, sizeof(*si->cache));
 	si->slot_memcg = calloc(nr_slots + 1, sizeof(*si->slot_memcg));
 	si->slot_version = calloc(nr_slots + 1, sizeof(*si->slot_version));
-	if (!si->free_stack || !si->cache || !si->slot_memcg || !si->slot_version)
+	si->slot_mapping = calloc(nr_slots + 1, sizeof(*si->slot_mapping));
+	si->slot_index = calloc(nr_slots + 1, sizeof(*si->slot_index));
+	if (!si->free_stack || !si->cache || !si->slot_memcg || !si->slot_version ||
+	    !si->slot_mapping || !si->slot_index)
 		return -ENOMEM;
 	/* the lowest slot on top: writeout starts at the front of the area */
 	for (uint64_t i = 0; i < nr_slots; i++)
@@ -64,6 +67,8 @@ void swap_exit(void)
 	free(swap_info.cache);
 	free(swap_info.slot_memcg);
 	free(swap_info.slot_version);
+	free(swap_info.slot_mapping);
+	free(swap_info.slot_index);
 	zram_exit(&swap_info.zram);
 	memset(&swap_info, 0, sizeof(swap_info));
 }
@@ -99,6 +104,8 @@ bool add_to_swap(struct folio *folio)
 	slot = si->free_stack[--si->nr_free];
 	mem_cgroup_swap_charge(memcg, 1);
 	si->slot_memcg[slot] = memcg->id;
+	si->slot_mapping[slot] = folio->mapping;
+	si->slot_index[slot] = folio->index;
 	si->cache[slot] = folio_idx(folio);
 	folio->private = (uint32_t)slot;
 	folio_set_swapcache(folio);
@@ -161,6 +168,7 @@ void swap_free(uint64_t slot)
 	}
 	si->free_stack[si->nr_free++] = (uint32_t)slot;
 	si->slot_memcg[slot] = 0;
+	si->slot_mapping[slot] = 0;
 	if (memcg_id && memcg_id <= mm.nr_memcgs)
 		mem_cgroup_swap_charge(mm.memcgs[memcg_id], -1);
 }
@@ -214,6 +222,50 @@ int swap_writepage(struct folio *folio, struct actor *a)
 	count_vm_events(PSWPOUT, 1);
 	count_vm_events(PGPGOUT, PAGE_SIZE / 1024);
 	return 1;
+}
+
+/*
+ * swap_cluster_readahead(): the other slots of the faulting slot's aligned
+ * cluster come into the swap cache too, unmapped, charged to the memcg
+ * that swapped them out; only what needs no reclaim is read ahead.
+ */
+static void swap_cluster_readahead(struct actor *a, uint64_t slot, struct bio_batch *batch)
+{
+	struct swap_info *si = mm.swap;
+	uint64_t start = slot & ~((1ULL << SWAP_PAGE_CLUSTER) - 1);
+	uint64_t end = start + (1ULL << SWAP_PAGE_CLUSTER);
+
+	for (uint64_t s = start ? start : 1; s < end && s <= si->nr_slots; s++) {
+		struct address_space *owner;
+		struct folio *folio;
+		uint64_t entry;
+		uint32_t idx;
+
+		if (s == slot || !si->slot_mapping[s] || si->cache[s] || !si->slot_memcg[s])
+			continue;
+		owner = mm.mappings[si->slot_mapping[s]];
+		entry = owner->slots[si->slot_index[s]];
+		if (!xa_is_value(entry) || swp_slot(entry) != s)
+			continue;
+		idx = alloc_folio_noreclaim(mm.memcgs[si->slot_memcg[s]], a->node);
+		if (!idx)
+			return;
+		folio = folio_of(idx);
+		folio->mapping = si->slot_mapping[s];
+		folio->index = si->slot_index[s];
+		folio->version = si->slot_version[s];
+		folio->private = (uint32_t)s;
+		folio_set_swapbacked(folio);
+		folio_set_swapcache(folio);
+		folio_set_uptodate(folio);
+		si->cache[s] = idx;
+		mod_lruvec_state(folio_lruvec(folio), NR_ANON_MAPPED, 1);
+		folio_add_lru(folio, swp_shadow(entry));
+		bio_batch_submit(batch, a, si->bdev, REQ_OP_READ, si->bdev_start + s, 1);
+		count_vm_events(PGPGIN, PAGE_SIZE / 1024);
+		count_vm_events(PSWPIN, 1);
+		si->nr_readahead++;
+	}
 }
 
 int do_swap_page(struct actor *a, struct task *t, struct address_space *as,
@@ -285,6 +337,7 @@ int do_swap_page(struct actor *a, struct task *t, struct address_space *as,
 		bio_batch_init(&batch);
 		bio_batch_submit(&batch, a, si->bdev, REQ_OP_READ, si->bdev_start + slot, 1);
 		count_vm_events(PGPGIN, PAGE_SIZE / 1024);
+		swap_cluster_readahead(a, slot, &batch);
 		bio_batch_wait(&batch, a);
 		folio_clear_locked(folio);
 		if (write) {

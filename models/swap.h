@@ -18,6 +18,8 @@
 #define SWP_SLOT_SHIFT 40
 #define SWP_SLOT_BITS 23
 #define SWP_SHADOW_MASK ((1ULL << SWP_SLOT_SHIFT) - 1)
+/* vm.page-cluster = 3: swap-in reads the aligned 2^3 slots around a fault */
+#define SWAP_PAGE_CLUSTER 3
 
 enum swap_type {
 	SWAP_NONE,
@@ -33,6 +35,9 @@ struct swap_info {
 	uint32_t *cache;		/* slot -> folio in the swap cache (0: none) */
 	uint16_t *slot_memcg;		/* slot -> memcg charged for it (swap_cgroup) */
 	uint32_t *slot_version;		/* slot -> data version written there */
+	uint32_t *slot_mapping;		/* slot -> anon region it holds a page of */
+	uint32_t *slot_index;		/* ... and the page */
+	uint64_t nr_readahead;		/* pages read by swap_cluster_readahead() */
 	struct zram zram;		/* SWAP_ZRAM */
 	struct blockdev *bdev;		/* SWAP_BLOCK */
 	uint64_t bdev_start;		/* first page of the swap area on bdev */

@@ -15,6 +15,7 @@
 #include "models/swap.h"
 #include "models/vmscan.h"
 #include "models/workingset.h"
+#include "models/writeback.h"
 
 int sc_swappiness(const struct scan_control *sc, const struct mem_cgroup *memcg)
 {
@@ -276,18 +277,27 @@ uint64_t shrink_folio_list(struct flist *folio_list, struct pglist_data *pgdat,
 		}
 
 		if (folio_test_dirty(folio)) {
-			if (file) {
-				/*
-				 * Only kswapd writes file pages, and only when
-				 * it meets them again (PG_reclaim) on a node
-				 * flagged PGDAT_DIRTY; otherwise mark for
-				 * immediate reclaim and leave it to the flusher.
-				 * (kswapd's own pageout of file pages comes with
-				 * the writeback model; until then it defers too.)
-				 */
+			/*
+			 * Only kswapd writes file pages, and only when it meets
+			 * them again (PG_reclaim) on a node flagged PGDAT_DIRTY;
+			 * otherwise mark for immediate reclaim at writeback end
+			 * and leave them to the flusher.
+			 */
+			if (file && (!sc->kswapd || !folio_test_reclaim(folio) ||
+				     !(pgdat->flags & (1UL << PGDAT_DIRTY)))) {
 				count_vm_events(NR_VMSCAN_IMMEDIATE, 1);
 				folio_set_reclaim(folio);
 				goto activate_locked;
+			}
+			if (file) {
+				if (references == FOLIOREF_RECLAIM_CLEAN || !sc->may_writepage)
+					goto keep;
+				count_vm_events(NR_VMSCAN_WRITE, 1);
+				if (pageout_file_folio(folio, sc->actor)) {
+					folio_set_reclaim(folio);
+					stat->nr_pageout++;
+				}
+				goto keep;
 			}
 			if (references == FOLIOREF_RECLAIM_CLEAN || !sc->may_writepage)
 				goto keep;

@@ -146,6 +146,8 @@ static void report_swap(struct run_result *r)
 		result_add_u64(g, "zram_compr_data_size", si->zram.compr_bytes);
 		result_add_u64(g, "zram_mem_used_total", pool * 4096);
 		result_add_u64(g, "zram_write_failed", si->nr_failed);
+	} else {
+		result_add_u64(g, "swap_ra", si->nr_readahead);
 	}
 }
 
