@@ -366,6 +366,28 @@ void reclaim_throttle(struct pglist_data *pgdat, enum vmscan_throttle_state reas
 		pgdat->nr_reclaim_throttled--;
 }
 
+uint64_t apply_proportional_protection(struct mem_cgroup *memcg, struct scan_control *sc,
+				       uint64_t scan)
+{
+	uint64_t min, low, cgroup_size, protection;
+
+	mem_cgroup_protection(sc->target_mem_cgroup, memcg, &min, &low);
+	if (!min && !low)
+		return scan;
+	/* memory.low scaling; retry below it before OOM */
+	if (!sc->memcg_low_reclaim && low > min) {
+		protection = low;
+		sc->memcg_low_skipped = true;
+	} else {
+		protection = min;
+	}
+	/* avoid TOCTOU with the earlier protection check */
+	cgroup_size = memcg->usage > protection ? memcg->usage : protection;
+	scan -= scan * protection / (cgroup_size + 1);
+	/* minimally target SWAP_CLUSTER_MAX pages to keep reclaim moving */
+	return scan > SWAP_CLUSTER_MAX ? scan : SWAP_CLUSTER_MAX;
+}
+
 /* ---- shrink_node ---- */
 
 /* inactive_is_low() is classic's, but prepare_scan_count() needs it here. */

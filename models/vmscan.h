@@ -127,6 +127,13 @@ bool mem_cgroup_below_low(const struct mem_cgroup *target, const struct mem_cgro
 void mem_cgroup_protection(const struct mem_cgroup *root, const struct mem_cgroup *memcg,
 			   uint64_t *min, uint64_t *low);
 
+/*
+ * apply_proportional_protection(): memory.min/low shrink a scan target in
+ * proportion to the protected share of the memcg (at least SWAP_CLUSTER_MAX).
+ */
+uint64_t apply_proportional_protection(struct mem_cgroup *memcg, struct scan_control *sc,
+				       uint64_t scan);
+
 /* Freeing a folio that left the LRU (reclaim, truncate, exit). */
 void free_folio(struct folio *folio);
 /* Frees a folio that never joined a mapping: uncharge and release only. */

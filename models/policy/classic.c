@@ -368,28 +368,8 @@ out:
 	for_each_evictable_lru(lru) {
 		bool file = is_file_lru(lru);
 		uint64_t lruvec_size = lruvec_lru_size(lruvec, lru);
-		uint64_t min, low, scan;
+		uint64_t scan = apply_proportional_protection(memcg, sc, lruvec_size);
 
-		mem_cgroup_protection(sc->target_mem_cgroup, memcg, &min, &low);
-		if (min || low) {
-			uint64_t cgroup_size = memcg->usage, protection;
-
-			/* memory.low scaling; retry below it before OOM */
-			if (!sc->memcg_low_reclaim && low > min) {
-				protection = low;
-				sc->memcg_low_skipped = true;
-			} else {
-				protection = min;
-			}
-			if (cgroup_size < protection)
-				cgroup_size = protection;
-			scan = lruvec_size - lruvec_size * protection / (cgroup_size + 1);
-			/* keep reclaim moving: at least SWAP_CLUSTER_MAX */
-			if (scan < SWAP_CLUSTER_MAX)
-				scan = SWAP_CLUSTER_MAX;
-		} else {
-			scan = lruvec_size;
-		}
 		scan >>= sc->priority;
 		/* A deleted cgroup: scrape out the remaining cache. */
 		if (!scan && !memcg->online)

@@ -1122,31 +1122,6 @@ bool should_run_aging(const struct lruvec *lruvec, int swappiness, uint64_t *nr_
 	return min + MIN_NR_GENS == lrugen->max_seq;
 }
 
-/* apply_proportional_protection(): memory.min/low scale the scan target */
-static uint64_t apply_proportional_protection(struct mem_cgroup *memcg,
-					      struct scan_control *sc, uint64_t scan)
-{
-	uint64_t min, low;
-
-	mem_cgroup_protection(sc->target_mem_cgroup, memcg, &min, &low);
-	if (min || low) {
-		uint64_t cgroup_size = memcg->usage, protection;
-
-		if (!sc->memcg_low_reclaim && low > min) {
-			protection = low;
-			sc->memcg_low_skipped = true;
-		} else {
-			protection = min;
-		}
-		if (cgroup_size < protection)
-			cgroup_size = protection;
-		scan -= scan * protection / (cgroup_size + 1);
-		if (scan < SWAP_CLUSTER_MAX)
-			scan = SWAP_CLUSTER_MAX;
-	}
-	return scan;
-}
-
 /* get_nr_to_scan() of mglru-old: -1 rotate, 0 abort (after aging), else a target */
 static long get_nr_to_scan(struct lruvec *lruvec, struct scan_control *sc, int swappiness)
 {
