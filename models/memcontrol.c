@@ -238,10 +238,10 @@ void mem_cgroup_protection(const struct mem_cgroup *root, const struct mem_cgrou
 
 /* ---- the OOM killer ---- */
 
-/* oom_badness(): resident anon pages (swap entries join with swap). */
+/* oom_badness(): resident anon pages plus swap entries (MM_SWAPENTS) */
 static uint64_t oom_badness(const struct task *t)
 {
-	return t->rss_anon;
+	return t->rss_anon + t->nr_swapents;
 }
 
 static void oom_kill_task(struct task *victim, struct actor *a)

@@ -245,6 +245,10 @@ uint64_t shrink_folio_list(struct flist *folio_list, struct pglist_data *pgdat,
 			goto activate_locked;
 		}
 
+		/* an orphan of an exited task, written back: nothing to keep */
+		if (!folio->mapping)
+			goto free_it;
+
 		if (!ignore_references)
 			references = mm.policy->check_references ?
 				     mm.policy->check_references(folio, sc) :
@@ -318,6 +322,7 @@ uint64_t shrink_folio_list(struct flist *folio_list, struct pglist_data *pgdat,
 			}
 		}
 
+free_it:
 		actor_charge_sys(sc->actor, COST_FREE_FOLIO_NS);
 		__remove_mapping(folio, true, sc->target_mem_cgroup);
 		nr_reclaimed++;

@@ -122,11 +122,16 @@ static uint64_t hdd_service_ns(struct blockdev *d, const struct bdev_req *r)
 	uint64_t cap = p->capacity_pages ? p->capacity_pages : 1;
 	uint64_t dist = r->sector > d->head ? r->sector - d->head : d->head - r->sector;
 	uint64_t pos = r->sector < cap ? r->sector : cap - 1;
-	/* zoned recording: bandwidth falls linearly from outer to inner tracks */
-	double bw = (double)p->read_bw - (double)(p->read_bw - p->inner_bw) * ((double)pos / (double)cap);
-	uint64_t ns = r->op == REQ_OP_READ ? p->read_lat_ns + p->delay_read_ns
-					   : p->write_lat_ns + p->delay_write_ns;
+	bool rd = r->op == REQ_OP_READ;
+	/* zoned recording: bandwidth falls linearly from the outer to the inner
+	 * tracks; writes scale the same profile to their own outer figure */
+	double outer = (double)(rd ? p->read_bw : p->write_bw);
+	double inner = (double)p->inner_bw * outer / (double)(p->read_bw ? p->read_bw : 1);
+	double bw = outer - (outer - inner) * ((double)pos / (double)cap);
+	uint64_t ns = rd ? p->read_lat_ns + p->delay_read_ns : p->write_lat_ns + p->delay_write_ns;
 
+	if (bw < 1)
+		bw = 1;
 	ns += (uint64_t)((double)r->nr_pages * 4096.0 * 1e9 / bw);
 	if (dist) {
 		/* seek time grows with the square root of the distance
