@@ -120,6 +120,8 @@ static const char *const wl_type_names[NR_WL_TYPES] = {
 	[WL_FILE_ZIPF] = "file-zipf",
 	[WL_ANON] = "anon",
 	[WL_DD] = "dd",
+	[WL_FILE_SCAN] = "file-scan",
+	[WL_ANON_ROUNDS] = "anon-rounds",
 };
 
 const char *scn_workload_type_name(enum scn_workload_type t)
@@ -216,7 +218,7 @@ static const struct key_desc memcg_keys[] = {
 };
 
 static const struct key_desc workload_keys[] = {
-	K("type", KT_WL_TYPE, struct scn_workload, type, 0, 0, "a workload type (file-zipf, anon, dd)"),
+	K("type", KT_WL_TYPE, struct scn_workload, type, 0, 0, "a workload type (file-zipf, anon, dd, file-scan, anon-rounds)"),
 	K("memcg", KT_STRING, struct scn_workload, memcg, 0, 0, "a memcg name"),
 	K("node", KT_INT, struct scn_workload, node, 0, SCN_MAX_NODES - 1, "a node id"),
 	K("threads", KT_INT, struct scn_workload, threads, 1, 1024, "a thread count (1-1024)"),
@@ -234,6 +236,8 @@ static const struct key_desc workload_keys[] = {
 	K("prefault", KT_BOOL, struct scn_workload, prefault, 0, 0, "a boolean"),
 	K("compress_ratio", KT_DOUBLE, struct scn_workload, compress_ratio, 1, 100,
 	  "a ratio in [1, 100]"),
+	K("pause", KT_TIME, struct scn_workload, pause_ns, 0, 0, "a duration"),
+	K("rounds", KT_INT, struct scn_workload, rounds, 1, 1000000, "a round count"),
 	{ 0 }
 };
 
@@ -711,7 +715,11 @@ static int scenario_validate(struct scenario *s, char *err, size_t errlen)
 		}
 		if (w->type == WL_DD && !w->ops)
 			w->ops = w->size / 4096 / w->pages_per_op;
-		if (w->type == WL_FILE_ZIPF || w->type == WL_DD) {
+		if (w->type == WL_FILE_SCAN || w->type == WL_ANON_ROUNDS)
+			w->ops = 1;	/* they run by passes and rounds, not operations */
+		if (w->type == WL_ANON_ROUNDS && !w->rounds)
+			return fail_at(err, errlen, p, sec, "rounds", "anon-rounds needs rounds");
+		if (w->type == WL_FILE_ZIPF || w->type == WL_DD || w->type == WL_FILE_SCAN) {
 			if (!w->device[0])
 				return fail_at(err, errlen, p, sec, "device",
 					       "a file workload needs a device");

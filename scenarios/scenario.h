@@ -54,6 +54,8 @@ enum scn_workload_type {
 	WL_FILE_ZIPF,		/* zipfian reads (and updates) of a file */
 	WL_ANON,		/* an anonymous working set */
 	WL_DD,			/* dd: sequential write() of a file, pages_per_op per op */
+	WL_FILE_SCAN,		/* read every page of a mapped file, pause, forever */
+	WL_ANON_ROUNDS,		/* fault in anon memory, free it, `rounds` times */
 	NR_WL_TYPES
 };
 
@@ -79,6 +81,8 @@ struct scn_workload {
 	uint64_t start_ns;		/* start delay */
 	bool prefault;			/* anon: touch every page once first */
 	double compress_ratio;		/* anon: zram ratio of its data (0: compressor's) */
+	uint64_t pause_ns;		/* file-scan: sleep after each pass */
+	int rounds;			/* anon-rounds: how many */
 };
 
 /* [mglru]: the isolate_folios variants and min_ttl (apply to both MGLRU policies) */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scenarios/workload.h"
@@ -26,6 +27,59 @@ static void count_outcome(struct workload *w, int ret)
 	case ACCESS_NEW: w->nr_new++; break;
 	default: break;
 	}
+}
+
+/* file-scan: every page of the mapping in order, then a pause; a daemon */
+static void file_scan_thread(struct actor *a, void *arg)
+{
+	struct workload *w = arg;
+
+	a->task = w->task;
+	for (;;) {
+		for (uint64_t p = 0; p < w->as->nr_pages; p++) {
+			int ret = filemap_map_access(a, w->task, w->as, p, false);
+
+			if (ret < 0)
+				return;
+			count_outcome(w, ret);
+			actor_cond_resched(a);
+		}
+		w->passes++;
+		actor_sleep_ns(a, w->cfg->pause_ns);
+	}
+}
+
+/* anon-rounds: fault the thread's region in (writing), free it, repeat */
+static void anon_rounds_thread(struct actor *a, void *arg)
+{
+	struct workload *w = arg;
+	int tid = w->threads_running++;
+	struct address_space *as = w->regions[tid];
+
+	a->task = w->task;
+	if (!w->start_ns)
+		w->start_ns = actor_now_ns(a);
+	for (int r = 0; r < w->cfg->rounds && !w->task->oom_killed; r++) {
+		uint64_t t0 = actor_now_ns(a);
+		int ret = 0;
+
+		for (uint64_t p = 0; p < as->nr_pages && ret >= 0; p++) {
+			ret = anon_access(a, w->task, as, p, true);
+			if (ret >= 0)
+				count_outcome(w, ret);
+			actor_cond_resched(a);
+		}
+		if (ret < 0)
+			break;
+		anon_region_zap(as);	/* munmap */
+		w->round[tid] = r + 1;
+		w->ops_done++;
+		hist_record(&w->lat, actor_now_ns(a) - t0);
+	}
+	actor_flush_cpu(a);
+	if (actor_now_ns(a) > w->end_ns)
+		w->end_ns = actor_now_ns(a);
+	w->threads_running--;
 }
 
 static void workload_thread(struct actor *a, void *arg)
@@ -95,6 +149,21 @@ int workload_start(struct workload *w, const struct scn_workload *cfg,
 	w->task = task_create(cfg->name, memcg, cfg->node);
 	if (!w->task)
 		return -ENOMEM;
+	if (cfg->type == WL_ANON_ROUNDS) {
+		w->regions = calloc((size_t)cfg->threads, sizeof(*w->regions));
+		w->round = calloc((size_t)cfg->threads, sizeof(*w->round));
+		if (!w->regions || !w->round)
+			return -ENOMEM;
+		for (int t = 0; t < cfg->threads; t++) {
+			snprintf(name, sizeof(name), "%s.%d", cfg->name, t);
+			w->regions[t] = anon_region_create(w->task, name, nr_pages / (uint64_t)cfg->threads);
+			if (!w->regions[t])
+				return -ENOMEM;
+			if (!actor_create(name, cfg->node, anon_rounds_thread, w, false))
+				return -ENOMEM;
+		}
+		return 0;
+	}
 	if (cfg->type == WL_ANON) {
 		w->as = anon_region_create(w->task, cfg->name, nr_pages);
 		if (w->as)
@@ -107,8 +176,11 @@ int workload_start(struct workload *w, const struct scn_workload *cfg,
 	w->nr_keys = nr_pages / cfg->pages_per_op;
 	zipf_init(&w->zipf, w->nr_keys, cfg->zipf_theta, true);
 	for (int t = 0; t < cfg->threads; t++) {
+		bool scan = cfg->type == WL_FILE_SCAN;
+
 		snprintf(name, sizeof(name), "%s.%d", cfg->name, t);
-		if (!actor_create(name, cfg->node, workload_thread, w, false))
+		/* file scanners read "forever": daemons, the run ends without them */
+		if (!actor_create(name, cfg->node, scan ? file_scan_thread : workload_thread, w, scan))
 			return -ENOMEM;
 	}
 	return 0;
@@ -135,6 +207,18 @@ void workload_report(const struct workload *w, struct result_group *g, uint64_t 
 	result_add_u64(g, "new_pages", w->nr_new);
 	result_add_u64(g, "oom_killed", w->task->oom_killed);
 	result_add(g, "dirty_throttle_ms", (double)w->task->dirty_throttle_ns / 1e6, false);
+	if (w->cfg->type == WL_FILE_SCAN)
+		result_add_u64(g, "passes", w->passes);
+	if (w->cfg->type == WL_ANON_ROUNDS) {
+		int done = w->cfg->rounds;
+
+		for (int t = 0; t < w->cfg->threads; t++)
+			if (w->round[t] < done)
+				done = w->round[t];
+		result_add_u64(g, "rounds_completed", (uint64_t)done);
+		/* the round in which the OOM killer struck (0: none) */
+		result_add_u64(g, "oom_round", w->task->oom_killed ? (uint64_t)done + 1 : 0);
+	}
 	result_add(g, "oom_kill_s", w->task->oom_killed ? (double)w->task->oom_kill_ns / 1e9 : 0,
 		   false);
 	/* latency histogram: operations below each decade edge */

@@ -31,6 +31,9 @@ struct workload {
 	int threads_running;		/* actors still working */
 	uint64_t start_ns, end_ns;	/* first op start, last op end */
 	struct histogram lat;		/* per-operation latency, ns */
+	struct address_space **regions;	/* anon-rounds: one region per thread */
+	int *round;			/* anon-rounds: rounds completed per thread */
+	uint64_t passes;		/* file-scan: passes over the file */
 };
 
 /* Creates the task, its mapping and its actors. 0 or -errno. */
