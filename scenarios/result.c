@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,4 +190,201 @@ int result_read(struct run_result *r, FILE *f)
 		}
 	}
 	return ended ? 0 : -1;
+}
+
+/* ---- the protobuf form ---- */
+
+static void put_le(uint8_t *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t get_le(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* Empty strings for the message: protobuf-c packs NULL and "" alike, but unpacks to "". */
+static char *pb_str(const char *s)
+{
+	return (char *)(s ? s : protobuf_c_empty_string);
+}
+
+int result_pack(const struct run_result *r, uint8_t **buf, size_t *len)
+{
+	Mmemu__Run m = MMEMU__RUN__INIT;
+	Mmemu__Group *g, **gp;
+	Mmemu__Value *v, **vp;
+	size_t nr_values = 0, n = 0;
+	int rc = -ENOMEM;
+
+	for (int i = 0; i < r->nr; i++)
+		nr_values += (size_t)r->g[i].nr;
+	/* the message borrows r's strings; only the arrays are ours */
+	g = calloc((size_t)r->nr + 1, sizeof(*g));
+	gp = calloc((size_t)r->nr + 1, sizeof(*gp));
+	v = calloc(nr_values + 1, sizeof(*v));
+	vp = calloc(nr_values + 1, sizeof(*vp));
+	if (!g || !gp || !v || !vp)
+		goto out;
+	for (int i = 0; i < r->nr; i++) {
+		mmemu__group__init(&g[i]);
+		g[i].name = pb_str(r->g[i].name);
+		g[i].n_values = (size_t)r->g[i].nr;
+		g[i].values = &vp[n];
+		for (int k = 0; k < r->g[i].nr; k++, n++) {
+			mmemu__value__init(&v[n]);
+			v[n].key = pb_str(r->g[i].v[k].key);
+			v[n].value = r->g[i].v[k].value;
+			v[n].is_int = r->g[i].v[k].is_int;
+			vp[n] = &v[n];
+		}
+		gp[i] = &g[i];
+	}
+	m.policy = pb_str(r->policy);
+	m.options = pb_str(r->options);
+	m.seed = r->seed;
+	m.sim_seconds = r->sim_seconds;
+	m.host_seconds = r->host_seconds;
+	m.n_groups = (size_t)r->nr;
+	m.groups = gp;
+	m.n_samples = (size_t)r->nr_samples;
+	m.samples = r->samples;
+	m.dump = pb_str(r->dump);
+
+	*len = mmemu__run__get_packed_size(&m);
+	*buf = malloc(*len + 1);
+	if (*buf) {
+		mmemu__run__pack(&m, *buf);
+		rc = 0;
+	}
+out:
+	free(g);
+	free(gp);
+	free(v);
+	free(vp);
+	return rc;
+}
+
+int result_send(const struct run_result *r, FILE *f)
+{
+	uint8_t *buf, head[4];
+	size_t len;
+	int rc = result_pack(r, &buf, &len);
+
+	if (rc)
+		return rc;
+	if (len > UINT32_MAX) {
+		free(buf);
+		return -EFBIG;
+	}
+	put_le(head, len, 4);
+	if (fwrite(head, 1, 4, f) != 4 || fwrite(buf, 1, len, f) != len)
+		rc = -EIO;
+	free(buf);
+	return rc;
+}
+
+Mmemu__Run *result_recv(FILE *f)
+{
+	Mmemu__Run *m = NULL;
+	uint8_t head[4], *buf;
+	size_t len;
+
+	if (fread(head, 1, 4, f) != 4)
+		return NULL;
+	len = (size_t)get_le(head, 4);
+	buf = malloc(len + 1);
+	if (buf && fread(buf, 1, len, f) == len)
+		m = mmemu__run__unpack(NULL, len, buf);
+	free(buf);
+	return m;
+}
+
+int result_file_write(const Mmemu__Invocation *inv, FILE *f)
+{
+	size_t len = mmemu__invocation__get_packed_size(inv);
+	uint8_t head[RESULT_FILE_MAGIC_LEN + 8], *buf = malloc(len + 1);
+	int rc = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	memcpy(head, RESULT_FILE_MAGIC, RESULT_FILE_MAGIC_LEN);
+	put_le(head + RESULT_FILE_MAGIC_LEN, len, 8);
+	mmemu__invocation__pack(inv, buf);
+	if (fwrite(head, 1, sizeof(head), f) != sizeof(head) || fwrite(buf, 1, len, f) != len)
+		rc = -EIO;
+	free(buf);
+	return rc;
+}
+
+/* The whole of f in a malloc'ed buffer; NULL on a read error. */
+static uint8_t *slurp(FILE *f, size_t *len)
+{
+	size_t cap = 1 << 16;
+	uint8_t *buf = malloc(cap);
+
+	*len = 0;
+	while (buf) {
+		uint8_t *grown;
+
+		*len += fread(buf + *len, 1, cap - *len, f);
+		if (*len < cap)
+			break;
+		cap *= 2;
+		grown = realloc(buf, cap);
+		if (!grown)
+			free(buf);
+		buf = grown;
+	}
+	if (buf && ferror(f)) {
+		free(buf);
+		buf = NULL;
+	}
+	return buf;
+}
+
+Mmemu__Invocation *result_file_read(FILE *f, char *why, size_t whylen)
+{
+	const size_t head = RESULT_FILE_MAGIC_LEN + 8;
+	Mmemu__Invocation *inv = NULL;
+	size_t len;
+	uint64_t want;
+	uint8_t *buf = slurp(f, &len);
+
+	if (!buf) {
+		snprintf(why, whylen, "cannot read it");
+		return NULL;
+	}
+	if (len < RESULT_FILE_MAGIC_LEN || memcmp(buf, RESULT_FILE_MAGIC, RESULT_FILE_MAGIC_LEN)) {
+		snprintf(why, whylen, "not an mmemu result file (no %s header)", RESULT_FILE_MAGIC);
+		goto out;
+	}
+	if (len < head) {
+		snprintf(why, whylen, "truncated: %zu bytes, shorter than the %zu-byte header", len,
+			 head);
+		goto out;
+	}
+	want = get_le(buf + RESULT_FILE_MAGIC_LEN, 8);
+	if (len - head < want) {
+		snprintf(why, whylen, "truncated: %zu bytes, the header promises %llu", len,
+			 (unsigned long long)(want + head));
+		goto out;
+	}
+	if (len - head > want) {
+		snprintf(why, whylen, "%llu bytes after the end of the results",
+			 (unsigned long long)(len - head - want));
+		goto out;
+	}
+	inv = mmemu__invocation__unpack(NULL, (size_t)want, buf + head);
+	if (!inv)
+		snprintf(why, whylen, "corrupt: the results do not decode");
+out:
+	free(buf);
+	return inv;
 }

@@ -2,8 +2,9 @@
 /*
  * A run's results: named groups ("vmstat", "node.0", "memcg.app.memory.stat",
  * "workload.reader", "device.nvme0") of named values, in a fixed order.
- * The writers in tools/ render them; runs cross process boundaries in a
- * line format (result_write / result_read).
+ * A run's process hands its result to the CLI as an mmemu.Run message
+ * (scenarios/result.proto); the CLI saves and renders those messages, so the
+ * writers in tools/ see the same thing whether a run just ended or was saved.
  */
 #ifndef MMEMU_SCENARIOS_RESULT_H
 #define MMEMU_SCENARIOS_RESULT_H
@@ -11,6 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "scenarios/result.pb-c.h"
 
 struct result_value {
 	char key[64];		/* kernel name where one exists */
@@ -52,8 +55,36 @@ static inline void result_add_u64(struct result_group *g, const char *key, uint6
 const struct result_group *result_find_group(const struct run_result *r, const char *name);
 const struct result_value *result_find(const struct result_group *g, const char *key);
 
-/* Line format for the pipe between a run's process and the CLI. */
+/*
+ * A line format the test harness reads and diffs (tests/harness.c): one
+ * "run" line, "v" group/key/value lines, "s" samples, "d" dump lines, "end".
+ */
 int result_write(const struct run_result *r, FILE *f);
 int result_read(struct run_result *r, FILE *f);
+
+/* ---- the protobuf form (scenarios/result.proto) ---- */
+
+/* Packs r as an mmemu.Run into a malloc'ed *buf. 0 or -ENOMEM. */
+int result_pack(const struct run_result *r, uint8_t **buf, size_t *len);
+/* Writes r as a 4-byte little-endian length and a packed mmemu.Run. 0 or -errno. */
+int result_send(const struct run_result *r, FILE *f);
+/*
+ * Reads what result_send() wrote; NULL on a short or malformed record.
+ * Free with mmemu__run__free_unpacked(m, NULL).
+ */
+Mmemu__Run *result_recv(FILE *f);
+
+/* A saved file: the magic, the length (8 bytes little-endian), a packed mmemu.Invocation. */
+#define RESULT_FILE_MAGIC "MMEMUPB1"
+#define RESULT_FILE_MAGIC_LEN 8
+
+/* Writes inv as a saved file. 0 or -errno. */
+int result_file_write(const Mmemu__Invocation *inv, FILE *f);
+/*
+ * Reads a saved file; NULL with the reason in why ("not an mmemu result
+ * file", "truncated: ...", ...) when it is foreign, cut short or corrupt.
+ * Free with mmemu__invocation__free_unpacked(inv, NULL).
+ */
+Mmemu__Invocation *result_file_read(FILE *f, char *why, size_t whylen);
 
 #endif

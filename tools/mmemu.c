@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The mmemu command: run, list, bench. Each run executes in its own child
- * process (the engine is once per process), two at a time by default, and
- * sends its results back through a pipe; output order is the policy order.
+ * The mmemu command: run, report, list, bench. Each run executes in its own
+ * child process (the engine is once per process), two at a time by default,
+ * and sends its results back through a pipe as an mmemu.Run message; output
+ * order is the policy order. `run --out` saves the runs as one
+ * mmemu.Invocation, which `report` prints with the same writers.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -25,7 +27,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: mmemu run SCENARIO [--policy a,b,...] [--set section.key=value]...\n"
 		"                 [--seed N] [--scale F] [--format text|json|csv] [-j N]\n"
-		"                 [--dump lru_gen [--dump-every T]] [--sample T]\n"
+		"                 [--dump lru_gen [--dump-every T]] [--sample T] [--out FILE]\n"
+		"       mmemu report FILE... [--format text|json|csv]\n"
 		"       mmemu list\n"
 		"       mmemu bench [--policy NAME]\n"
 		"       mmemu --help\n"
@@ -40,6 +43,9 @@ static void usage(FILE *f)
 		"        --dump lru_gen   each lruvec as /sys/kernel/debug/lru_gen shows it, at\n"
 		"                   the end and, with --dump-every T, every T simulated\n"
 		"        --sample   period of the JSON time series of generation sizes (0.1s)\n"
+		"        --out      also save every run of this invocation to FILE (protobuf)\n"
+		"report  print results saved with run --out as run printed them; with more\n"
+		"        files, their runs side by side (scenario and scale of the first)\n"
 		"list    the registered policies and workload types\n"
 		"bench   hit-path accesses, faults per host second, bytes per folio\n");
 }
@@ -63,7 +69,7 @@ static int cmd_list(void)
 }
 
 struct child {
-	pid_t pid;
+	pid_t pid;	/* the run's process */
 	FILE *in;	/* the read end of its pipe */
 };
 
@@ -90,7 +96,7 @@ static int spawn_run(const struct scenario *s, const struct run_opts *o, struct 
 			fprintf(stderr, "mmemu: %s\n", err);
 			_exit(1);
 		}
-		if (result_write(&r, out) || fclose(out))
+		if (result_send(&r, out) || fclose(out))
 			_exit(1);
 		_exit(0);
 	}
@@ -99,15 +105,33 @@ static int spawn_run(const struct scenario *s, const struct run_opts *o, struct 
 	return c->in ? 0 : -errno;
 }
 
-static int collect_run(struct child *c, struct run_result *r, const char *policy)
+static int collect_run(struct child *c, Mmemu__Run **r, const char *policy)
 {
-	int status, rc = result_read(r, c->in);
+	int status;
 
+	*r = result_recv(c->in);
 	fclose(c->in);
 	waitpid(c->pid, &status, 0);
-	if (rc || !WIFEXITED(status) || WEXITSTATUS(status)) {
+	if (!*r || !WIFEXITED(status) || WEXITSTATUS(status)) {
 		fprintf(stderr, "mmemu: the run under '%s' failed\n", policy);
 		return -1;
+	}
+	return 0;
+}
+
+/* Saves inv to path; a message and status 2 when it cannot. */
+static int save_invocation(const Mmemu__Invocation *inv, const char *path)
+{
+	FILE *f = fopen(path, "wb");
+	int rc = f ? result_file_write(inv, f) : -errno;
+
+	if (f && fclose(f) && !rc)
+		rc = -errno;
+	if (rc) {
+		fprintf(stderr, "mmemu: --out '%s': %s\n", path, strerror(-rc));
+		if (f)
+			unlink(path);
+		return 2;
 	}
 	return 0;
 }
@@ -123,17 +147,19 @@ static int cmd_run(int argc, char **argv)
 		{ "dump", required_argument, NULL, 'd' },
 		{ "dump-every", required_argument, NULL, 'D' },
 		{ "sample", required_argument, NULL, 'T' },
+		{ "out", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *sets[MAX_SETS], *policy_arg = NULL, *format = "text";
+	const char *sets[MAX_SETS], *policy_arg = NULL, *format = "text", *out_path = NULL;
 	char *policies[MAX_POLICIES], policy_buf[512], options[256] = "", err[512];
 	int nr_sets = 0, nr_policies = 0, jobs = 2, opt, rc = 0;
 	uint64_t seed = 1, dump_every = 0, sample = 100 * NSEC_PER_MSEC;
 	bool dump = false;
 	double scale = 0;
 	struct scenario s;
-	struct run_result *runs;
+	Mmemu__Invocation inv = MMEMU__INVOCATION__INIT;
+	Mmemu__Run **runs;
 	struct child *children;
 
 	optind = 1;
@@ -176,7 +202,7 @@ static int cmd_run(int argc, char **argv)
 		}
 		case 'f':
 			format = optarg;
-			if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv")) {
+			if (!output_format_known(format)) {
 				snprintf(err, sizeof(err), "--format '%s': expected text, json or csv",
 					 optarg);
 				return die(err);
@@ -197,6 +223,11 @@ static int cmd_run(int argc, char **argv)
 					 opt == 'D' ? "dump-every" : "sample", optarg);
 				return die(err);
 			}
+			break;
+		case 'o':
+			out_path = optarg;
+			if (!*out_path)
+				return die("--out: no file named");
 			break;
 		case 'j':
 			jobs = atoi(optarg);
@@ -265,22 +296,120 @@ static int cmd_run(int argc, char **argv)
 		done++;
 	}
 	if (!rc) {
-		if (!strcmp(format, "json"))
-			output_json(stdout, s.name, s.machine.scale, runs, nr_policies);
-		else if (!strcmp(format, "csv"))
-			output_csv(stdout, s.name, s.machine.scale, runs, nr_policies);
-		else
-			output_text(stdout, s.name, s.machine.scale, runs, nr_policies);
-		if (dump && strcmp(format, "json"))
-			for (int i = 0; i < nr_policies; i++)
-				printf("\n# lru_gen, policy %s\n%s", runs[i].policy,
-				       runs[i].dump ? runs[i].dump : "");
+		inv.scenario_name = s.name;
+		inv.scenario_path = s.path;
+		inv.scenario_text = s.text ? s.text : (char *)protobuf_c_empty_string;
+		inv.scale = s.machine.scale;
+		inv.mmemu_version = (char *)MMEMU_VERSION;
+		inv.n_runs = (size_t)nr_policies;
+		inv.runs = runs;
+		output_write(stdout, format, &inv);
+		if (out_path)
+			rc = save_invocation(&inv, out_path);
 	}
 	for (int i = 0; i < nr_policies; i++)
-		result_free(&runs[i]);
+		if (runs[i])
+			mmemu__run__free_unpacked(runs[i], NULL);
 	free(runs);
 	free(children);
 	scenario_free(&s);
+	return rc;
+}
+
+/* Reads a saved invocation; a message naming the file when it is not one. */
+static Mmemu__Invocation *load_invocation(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	Mmemu__Invocation *inv;
+	char why[256];
+
+	if (!f) {
+		fprintf(stderr, "mmemu: report: cannot open '%s': %s\n", path, strerror(errno));
+		return NULL;
+	}
+	inv = result_file_read(f, why, sizeof(why));
+	fclose(f);
+	if (inv && !inv->n_runs) {
+		mmemu__invocation__free_unpacked(inv, NULL);
+		inv = NULL;
+		snprintf(why, sizeof(why), "holds no runs");
+	}
+	if (!inv)
+		fprintf(stderr, "mmemu: report: '%s': %s\n", path, why);
+	return inv;
+}
+
+static int cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *format = "text";
+	Mmemu__Invocation **files, all = MMEMU__INVOCATION__INIT;
+	char err[512];
+	int nr_files, opt, rc = 0;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'f':
+			format = optarg;
+			if (!output_format_known(format)) {
+				snprintf(err, sizeof(err), "--format '%s': expected text, json or csv",
+					 optarg);
+				return die(err);
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	nr_files = argc - optind;
+	if (nr_files < 1) {
+		usage(stderr);
+		return 2;
+	}
+	files = calloc((size_t)nr_files, sizeof(*files));
+	if (!files)
+		return die("out of memory");
+	for (int i = 0; i < nr_files; i++) {
+		Mmemu__Run **runs;
+
+		files[i] = load_invocation(argv[optind + i]);
+		if (!files[i]) {
+			rc = 2;
+			break;
+		}
+		runs = realloc(all.runs, (all.n_runs + files[i]->n_runs) * sizeof(*runs));
+		if (!runs) {
+			rc = die("out of memory");
+			break;
+		}
+		memcpy(runs + all.n_runs, files[i]->runs, files[i]->n_runs * sizeof(*runs));
+		all.runs = runs;
+		all.n_runs += files[i]->n_runs;
+	}
+	/* the runs of every file side by side, under the first file's scenario and scale */
+	if (!rc) {
+		all.scenario_name = files[0]->scenario_name;
+		all.scenario_path = files[0]->scenario_path;
+		all.scenario_text = files[0]->scenario_text;
+		all.scale = files[0]->scale;
+		all.mmemu_version = files[0]->mmemu_version;
+	}
+	if (!rc)
+		output_write(stdout, format, &all);
+	free(all.runs);
+	for (int i = 0; i < nr_files; i++)
+		if (files[i])
+			mmemu__invocation__free_unpacked(files[i], NULL);
+	free(files);
 	return rc;
 }
 
@@ -296,6 +425,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "run"))
 		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "report"))
+		return cmd_report(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "list"))
 		return cmd_list();
 	if (!strcmp(argv[1], "bench"))

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Result writers: a side-by-side text table like a patch cover letter,
- * JSON in the layout of the README, and CSV (one value per row).
+ * JSON in the layout of the README, and CSV (one value per row). They read
+ * the mmemu.Invocation message only, whether it came from the runs' pipes
+ * or from a saved file.
  */
 #include <math.h>
 #include <stdio.h>
@@ -10,9 +12,31 @@
 
 #include "tools/output.h"
 
+/* ---- lookups ---- */
+
+static const Mmemu__Group *find_group(const Mmemu__Run *r, const char *name)
+{
+	for (size_t i = 0; i < r->n_groups; i++)
+		if (!strcmp(r->groups[i]->name, name))
+			return r->groups[i];
+	return NULL;
+}
+
+static const Mmemu__Value *find_value(const Mmemu__Run *r, const char *group, const char *key)
+{
+	const Mmemu__Group *g = find_group(r, group);
+
+	if (!g)
+		return NULL;
+	for (size_t k = 0; k < g->n_values; k++)
+		if (!strcmp(g->values[k]->key, key))
+			return g->values[k];
+	return NULL;
+}
+
 /* ---- text ---- */
 
-static void fmt_value(char *buf, size_t len, const struct result_value *v)
+static void fmt_value(char *buf, size_t len, const Mmemu__Value *v)
 {
 	if (!v)
 		snprintf(buf, len, "-");
@@ -24,10 +48,10 @@ static void fmt_value(char *buf, size_t len, const struct result_value *v)
 		snprintf(buf, len, "%.2f", v->value);
 }
 
-static bool row_nonzero(const struct run_result *runs, int nr, const char *group, const char *key)
+static bool row_nonzero(Mmemu__Run *const *runs, size_t nr, const char *group, const char *key)
 {
-	for (int i = 0; i < nr; i++) {
-		const struct result_value *v = result_find(result_find_group(&runs[i], group), key);
+	for (size_t i = 0; i < nr; i++) {
+		const Mmemu__Value *v = find_value(runs[i], group, key);
 
 		if (v && v->value != 0)
 			return true;
@@ -35,19 +59,19 @@ static bool row_nonzero(const struct run_result *runs, int nr, const char *group
 	return false;
 }
 
-static void print_row(FILE *f, const struct run_result *runs, int nr, const char *group,
+static void print_row(FILE *f, Mmemu__Run *const *runs, size_t nr, const char *group,
 		      const char *key)
 {
-	const struct result_value *base = result_find(result_find_group(&runs[0], group), key);
+	const Mmemu__Value *base = find_value(runs[0], group, key);
 	char buf[48];
 
 	fprintf(f, "  %-30s", key);
-	for (int i = 0; i < nr; i++) {
-		fmt_value(buf, sizeof(buf), result_find(result_find_group(&runs[i], group), key));
+	for (size_t i = 0; i < nr; i++) {
+		fmt_value(buf, sizeof(buf), find_value(runs[i], group, key));
 		fprintf(f, " %16s", buf);
 	}
-	for (int i = 1; i < nr; i++) {
-		const struct result_value *v = result_find(result_find_group(&runs[i], group), key);
+	for (size_t i = 1; i < nr; i++) {
+		const Mmemu__Value *v = find_value(runs[i], group, key);
 
 		if (!base || !v)
 			fprintf(f, " %9s", "");
@@ -59,43 +83,45 @@ static void print_row(FILE *f, const struct run_result *runs, int nr, const char
 	fputc('\n', f);
 }
 
-void output_text(FILE *f, const char *scenario, double scale, const struct run_result *runs,
-		 int nr)
+void output_text(FILE *f, const Mmemu__Invocation *inv)
 {
-	fprintf(f, "scenario %s, scale %g, seed %llu\n\n", scenario, scale,
-		(unsigned long long)runs[0].seed);
+	Mmemu__Run *const *runs = inv->runs;
+	size_t nr = inv->n_runs;
+
+	fprintf(f, "scenario %s, scale %g, seed %llu\n\n", inv->scenario_name, inv->scale,
+		(unsigned long long)runs[0]->seed);
 	fprintf(f, "  %-30s", "");
-	for (int i = 0; i < nr; i++)
-		fprintf(f, " %16s", runs[i].policy);
-	for (int i = 1; i < nr; i++)
-		fprintf(f, " %9s", i == 1 ? "change" : "");
+	for (size_t i = 0; i < nr; i++)
+		fprintf(f, " %16s", runs[i]->policy);
+	for (size_t i = 1; i < nr; i++)
+		fprintf(f, " %9s", "change");
 	fputc('\n', f);
 	{
-		struct result_value sim = { "sim_seconds", 0, false };
+		Mmemu__Value sim = MMEMU__VALUE__INIT;
 
 		fprintf(f, "  %-30s", "sim_seconds");
-		for (int i = 0; i < nr; i++) {
+		for (size_t i = 0; i < nr; i++) {
 			char buf[48];
 
-			sim.value = runs[i].sim_seconds;
+			sim.value = runs[i]->sim_seconds;
 			fmt_value(buf, sizeof(buf), &sim);
 			fprintf(f, " %16s", buf);
 		}
 		fputc('\n', f);
 	}
 	/* groups in the order of the first run; each row once */
-	for (int gi = 0; gi < runs[0].nr; gi++) {
-		const struct result_group *g = &runs[0].g[gi];
+	for (size_t gi = 0; gi < runs[0]->n_groups; gi++) {
+		const Mmemu__Group *g = runs[0]->groups[gi];
 		bool header = false;
 
-		for (int k = 0; k < g->nr; k++) {
-			if (!row_nonzero(runs, nr, g->name, g->v[k].key))
+		for (size_t k = 0; k < g->n_values; k++) {
+			if (!row_nonzero(runs, nr, g->name, g->values[k]->key))
 				continue;
 			if (!header) {
 				fprintf(f, "\n%s\n", g->name);
 				header = true;
 			}
-			print_row(f, runs, nr, g->name, g->v[k].key);
+			print_row(f, runs, nr, g->name, g->values[k]->key);
 		}
 	}
 }
@@ -116,7 +142,7 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void json_number(FILE *f, const struct result_value *v)
+static void json_number(FILE *f, const Mmemu__Value *v)
 {
 	if (!isfinite(v->value))
 		fprintf(f, "null");
@@ -126,13 +152,13 @@ static void json_number(FILE *f, const struct result_value *v)
 		fprintf(f, "%.9g", v->value);
 }
 
-static void json_values(FILE *f, const struct result_group *g, const char *indent)
+static void json_values(FILE *f, const Mmemu__Group *g, const char *indent)
 {
-	for (int k = 0; k < g->nr; k++) {
+	for (size_t k = 0; k < g->n_values; k++) {
 		fprintf(f, "%s%s", k ? ",\n" : "", indent);
-		json_string(f, g->v[k].key);
+		json_string(f, g->values[k]->key);
 		fprintf(f, ": ");
-		json_number(f, &g->v[k]);
+		json_number(f, g->values[k]);
 	}
 }
 
@@ -144,8 +170,9 @@ static bool is_top_group(const char *name, const char *prefix)
 	return !strncmp(name, prefix, n) && !strchr(name + n, '.');
 }
 
-static void json_run(FILE *f, const struct run_result *r)
+static void json_run(FILE *f, const Mmemu__Run *r)
 {
+	const Mmemu__Group *g;
 	bool first;
 
 	fprintf(f, "    {\"policy\": ");
@@ -156,22 +183,22 @@ static void json_run(FILE *f, const struct run_result *r)
 		(unsigned long long)r->seed, r->sim_seconds, r->host_seconds);
 
 	fprintf(f, "     \"vmstat\": {\n");
-	if (result_find_group(r, "vmstat"))
-		json_values(f, result_find_group(r, "vmstat"), "       ");
+	if ((g = find_group(r, "vmstat")))
+		json_values(f, g, "       ");
 	fprintf(f, "},\n     \"nodes\": [");
 	first = true;
-	for (int i = 0; i < r->nr; i++) {
-		if (!is_top_group(r->g[i].name, "node."))
+	for (size_t i = 0; i < r->n_groups; i++) {
+		if (!is_top_group(r->groups[i]->name, "node."))
 			continue;
 		fprintf(f, "%s{\n", first ? "" : ", ");
-		json_values(f, &r->g[i], "       ");
+		json_values(f, r->groups[i], "       ");
 		fprintf(f, "}");
 		first = false;
 	}
 	fprintf(f, "],\n     \"memcgs\": {");
 	first = true;
-	for (int i = 0; i < r->nr; i++) {
-		const char *name = r->g[i].name;
+	for (size_t i = 0; i < r->n_groups; i++) {
+		const char *name = r->groups[i]->name;
 		char sub[160];
 
 		if (!is_top_group(name, "memcg."))
@@ -179,17 +206,17 @@ static void json_run(FILE *f, const struct run_result *r)
 		fprintf(f, "%s\n       ", first ? "" : ",");
 		json_string(f, name + 6);
 		fprintf(f, ": {\n");
-		json_values(f, &r->g[i], "         ");
+		json_values(f, r->groups[i], "         ");
 		snprintf(sub, sizeof(sub), "%s.memory.stat", name);
-		if (result_find_group(r, sub)) {
+		if ((g = find_group(r, sub))) {
 			fprintf(f, ",\n         \"memory.stat\": {\n");
-			json_values(f, result_find_group(r, sub), "           ");
+			json_values(f, g, "           ");
 			fprintf(f, "}");
 		}
 		snprintf(sub, sizeof(sub), "%s.memory.events", name);
-		if (result_find_group(r, sub)) {
+		if ((g = find_group(r, sub))) {
 			fprintf(f, ",\n         \"memory.events\": {\n");
-			json_values(f, result_find_group(r, sub), "           ");
+			json_values(f, g, "           ");
 			fprintf(f, "}");
 		}
 		fprintf(f, "}");
@@ -204,13 +231,13 @@ static void json_run(FILE *f, const struct run_result *r)
 		for (int k = 0; k < 2; k++) {
 			fprintf(f, "     \"%s\": {", kinds[k][0]);
 			first = true;
-			for (int i = 0; i < r->nr; i++) {
-				if (!is_top_group(r->g[i].name, kinds[k][1]))
+			for (size_t i = 0; i < r->n_groups; i++) {
+				if (!is_top_group(r->groups[i]->name, kinds[k][1]))
 					continue;
 				fprintf(f, "%s\n       ", first ? "" : ",");
-				json_string(f, r->g[i].name + strlen(kinds[k][1]));
+				json_string(f, r->groups[i]->name + strlen(kinds[k][1]));
 				fprintf(f, ": {\n");
-				json_values(f, &r->g[i], "         ");
+				json_values(f, r->groups[i], "         ");
 				fprintf(f, "}");
 				first = false;
 			}
@@ -218,49 +245,80 @@ static void json_run(FILE *f, const struct run_result *r)
 		}
 	}
 	fprintf(f, "     \"lru_gen_samples\": [");
-	for (int i = 0; i < r->nr_samples; i++)
+	for (size_t i = 0; i < r->n_samples; i++)
 		fprintf(f, "%s\n       %s", i ? "," : "", r->samples[i]);
 	fprintf(f, "]");
-	if (r->dump) {
+	if (*r->dump) {
 		fprintf(f, ",\n     \"lru_gen_dump\": ");
 		json_string(f, r->dump);
 	}
 	fprintf(f, "\n    }");
 }
 
-void output_json(FILE *f, const char *scenario, double scale, const struct run_result *runs,
-		 int nr)
+void output_json(FILE *f, const Mmemu__Invocation *inv)
 {
 	fprintf(f, "{\"scenario\": ");
-	json_string(f, scenario);
-	fprintf(f, ", \"scale\": %.9g,\n  \"runs\": [\n", scale);
-	for (int i = 0; i < nr; i++) {
-		json_run(f, &runs[i]);
-		fprintf(f, "%s\n", i + 1 < nr ? "," : "");
+	json_string(f, inv->scenario_name);
+	fprintf(f, ", \"scale\": %.9g,\n  \"runs\": [\n", inv->scale);
+	for (size_t i = 0; i < inv->n_runs; i++) {
+		json_run(f, inv->runs[i]);
+		fprintf(f, "%s\n", i + 1 < inv->n_runs ? "," : "");
 	}
 	fprintf(f, "  ]\n}\n");
 }
 
 /* ---- CSV ---- */
 
-void output_csv(FILE *f, const char *scenario, double scale, const struct run_result *runs,
-		int nr)
+void output_csv(FILE *f, const Mmemu__Invocation *inv)
 {
+	const char *scenario = inv->scenario_name;
+	double scale = inv->scale;
+
 	fprintf(f, "scenario,scale,policy,seed,group,key,value\n");
-	for (int i = 0; i < nr; i++) {
-		const struct run_result *r = &runs[i];
+	for (size_t i = 0; i < inv->n_runs; i++) {
+		const Mmemu__Run *r = inv->runs[i];
 
 		fprintf(f, "%s,%g,%s,%llu,run,sim_seconds,%.9g\n", scenario, scale, r->policy,
 			(unsigned long long)r->seed, r->sim_seconds);
 		fprintf(f, "%s,%g,%s,%llu,run,host_seconds,%.3f\n", scenario, scale, r->policy,
 			(unsigned long long)r->seed, r->host_seconds);
-		for (int g = 0; g < r->nr; g++) {
-			for (int k = 0; k < r->g[g].nr; k++) {
+		for (size_t g = 0; g < r->n_groups; g++) {
+			const Mmemu__Group *grp = r->groups[g];
+
+			for (size_t k = 0; k < grp->n_values; k++) {
 				fprintf(f, "%s,%g,%s,%llu,%s,%s,", scenario, scale, r->policy,
-					(unsigned long long)r->seed, r->g[g].name, r->g[g].v[k].key);
-				json_number(f, &r->g[g].v[k]);
+					(unsigned long long)r->seed, grp->name, grp->values[k]->key);
+				json_number(f, grp->values[k]);
 				fputc('\n', f);
 			}
 		}
 	}
+}
+
+/* ---- any format ---- */
+
+bool output_format_known(const char *format)
+{
+	return !strcmp(format, "text") || !strcmp(format, "json") || !strcmp(format, "csv");
+}
+
+void output_write(FILE *f, const char *format, const Mmemu__Invocation *inv)
+{
+	bool dump = false;
+
+	if (!strcmp(format, "json")) {
+		output_json(f, inv);
+		return;	/* the dumps are in the runs' lru_gen_dump */
+	}
+	if (!strcmp(format, "csv"))
+		output_csv(f, inv);
+	else
+		output_text(f, inv);
+	/* --dump lru_gen gives every run a dump, at least its heading */
+	for (size_t i = 0; i < inv->n_runs; i++)
+		dump = dump || *inv->runs[i]->dump;
+	if (dump)
+		for (size_t i = 0; i < inv->n_runs; i++)
+			fprintf(f, "\n# lru_gen, policy %s\n%s", inv->runs[i]->policy,
+				inv->runs[i]->dump);
 }
