@@ -174,6 +174,8 @@ struct sampler {
 	const struct run_opts *o;	/* what to record */
 	struct run_result *r;		/* where */
 	uint64_t next_dump_ns;		/* next periodic dump */
+	struct workload *wls;		/* the workloads, for their progress */
+	int nr_wls;
 };
 
 static void dump_line(void *ctx, const char *line)
@@ -204,7 +206,9 @@ static void sample_lruvecs(struct run_result *r, uint64_t now)
 	for (int id = 1; id <= mm.nr_memcgs; id++) {
 		for_each_node(nid) {
 			struct lruvec *lruvec = mm.memcgs[id]->lruvec[nid];
-			int len = snprintf(row, sizeof(row), "{\"t\": %.6f, \"memcg\": \"/%s\", \"node\": %d",
+			int len = snprintf(row, sizeof(row),
+					   "{\"kind\": \"%s\", \"t\": %.6f, \"memcg\": \"/%s\", \"node\": %d",
+					   mm.policy->shrink_node ? "gens" : "lists",
 					   (double)now / 1e9, mm.memcgs[id]->name, nid);
 
 			if (mm.policy->shrink_node) {	/* the MGLRU policies */
@@ -241,6 +245,42 @@ static void sample_lruvecs(struct run_result *r, uint64_t now)
 	}
 }
 
+/*
+ * One "stats" row per sample: memory use per memcg, free pages per node,
+ * cumulative reclaim and refault counters, and each workload's operations
+ * so far (rates are differences between rows).
+ */
+static void sample_stats(struct sampler *sm, uint64_t now)
+{
+	char row[4096];
+	size_t len;
+	int nid;
+
+	len = (size_t)snprintf(row, sizeof(row), "{\"kind\": \"stats\", \"t\": %.6f, \"free_pages\": [",
+			       (double)now / 1e9);
+	for_each_node(nid)
+		len += (size_t)snprintf(row + len, sizeof(row) - len, "%s%llu", nid ? ", " : "",
+					(unsigned long long)mm.machine.node[nid].nr_free);
+	len += (size_t)snprintf(row + len, sizeof(row) - len,
+		"], \"pgscan\": %llu, \"pgsteal\": %llu, \"workingset_refault_anon\": %llu, "
+		"\"workingset_refault_file\": %llu, \"memory_current\": {",
+		(unsigned long long)(mm.vm_events[PGSCAN_ANON] + mm.vm_events[PGSCAN_FILE]),
+		(unsigned long long)(mm.vm_events[PGSTEAL_ANON] + mm.vm_events[PGSTEAL_FILE]),
+		(unsigned long long)memcg_page_state(mm.root_mem_cgroup, WORKINGSET_REFAULT_ANON),
+		(unsigned long long)memcg_page_state(mm.root_mem_cgroup, WORKINGSET_REFAULT_FILE));
+	for (int id = 1; id <= mm.nr_memcgs && len < sizeof(row) - 256; id++)
+		len += (size_t)snprintf(row + len, sizeof(row) - len, "%s\"/%s\": %llu",
+					id > 1 ? ", " : "", mm.memcgs[id]->name,
+					(unsigned long long)mm.memcgs[id]->usage * 4096);
+	len += (size_t)snprintf(row + len, sizeof(row) - len, "}, \"ops\": {");
+	for (int i = 0; i < sm->nr_wls && len < sizeof(row) - 256; i++)
+		len += (size_t)snprintf(row + len, sizeof(row) - len, "%s\"%s\": %llu", i ? ", " : "",
+					sm->wls[i].cfg->name,
+					(unsigned long long)sm->wls[i].ops_done);
+	snprintf(row + len, sizeof(row) - len, "}}");
+	result_add_sample(sm->r, row);
+}
+
 static void sampler_fn(struct actor *self, void *arg)
 {
 	struct sampler *sm = arg;
@@ -253,8 +293,10 @@ static void sampler_fn(struct actor *self, void *arg)
 
 		actor_sleep_ns(self, period);
 		now = engine_clock_ns();
-		if (sm->o->sample_ns && now % sm->o->sample_ns < period)
+		if (sm->o->sample_ns && now % sm->o->sample_ns < period) {
+			sample_stats(sm, now);
 			sample_lruvecs(sm->r, now);
+		}
 		if (sm->o->dump_every_ns && now >= sm->next_dump_ns) {
 			dump_lruvecs(sm->r, now);
 			sm->next_dump_ns += sm->o->dump_every_ns;
@@ -406,6 +448,8 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 		sm.o = o;
 		sm.r = r;
 		sm.next_dump_ns = o->dump_every_ns;
+		sm.wls = wls;
+		sm.nr_wls = s->nr_workloads;
 		actor_create("sampler", 0, sampler_fn, &sm, true);
 	}
 
