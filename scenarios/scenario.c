@@ -122,6 +122,7 @@ static const char *const wl_type_names[NR_WL_TYPES] = {
 	[WL_DD] = "dd",
 	[WL_FILE_SCAN] = "file-scan",
 	[WL_ANON_ROUNDS] = "anon-rounds",
+	[WL_TRACE] = "trace",
 };
 
 const char *scn_workload_type_name(enum scn_workload_type t)
@@ -218,7 +219,7 @@ static const struct key_desc memcg_keys[] = {
 };
 
 static const struct key_desc workload_keys[] = {
-	K("type", KT_WL_TYPE, struct scn_workload, type, 0, 0, "a workload type (file-zipf, anon, dd, file-scan, anon-rounds)"),
+	K("type", KT_WL_TYPE, struct scn_workload, type, 0, 0, "a workload type (file-zipf, anon, dd, file-scan, anon-rounds, trace)"),
 	K("memcg", KT_STRING, struct scn_workload, memcg, 0, 0, "a memcg name"),
 	K("node", KT_INT, struct scn_workload, node, 0, SCN_MAX_NODES - 1, "a node id"),
 	K("threads", KT_INT, struct scn_workload, threads, 1, 1024, "a thread count (1-1024)"),
@@ -238,6 +239,9 @@ static const struct key_desc workload_keys[] = {
 	  "a ratio in [1, 100]"),
 	K("pause", KT_TIME, struct scn_workload, pause_ns, 0, 0, "a duration"),
 	K("rounds", KT_INT, struct scn_workload, rounds, 1, 1000000, "a round count"),
+	K("trace", KT_STRING, struct scn_workload, trace_path, 0, 0, "a trace file"),
+	K("trace_format", KT_STRING, struct scn_workload, trace_format, 0, 0, "oracle or csv"),
+	K("target", KT_STRING, struct scn_workload, target, 0, 0, "file or anon"),
 	{ 0 }
 };
 
@@ -619,6 +623,36 @@ static int fail_at(char *err, size_t errlen, const char *path, const char *sec,
 	return -1;
 }
 
+/* Loads a trace workload's file (relative paths from the scenario's folder). */
+static int trace_load_for(const struct scenario *s, struct scn_workload *w, char *err,
+			  size_t errlen)
+{
+	char sec[80], path[600];
+	enum trace_format fmt;
+	const char *slash = strrchr(s->path, '/');
+
+	snprintf(sec, sizeof(sec), "workload.%s", w->name);
+	if (!w->trace_path[0])
+		return fail_at(err, errlen, s->path, sec, "trace", "a trace workload needs a trace file");
+	if (trace_format_parse(w->trace_format[0] ? w->trace_format : "oracle", &fmt))
+		return fail_at(err, errlen, s->path, sec, "trace_format", "expected oracle or csv");
+	if (w->target[0] && strcmp(w->target, "file") && strcmp(w->target, "anon"))
+		return fail_at(err, errlen, s->path, sec, "target", "expected file or anon");
+	if (w->trace_path[0] == '/' || !slash)
+		snprintf(path, sizeof(path), "%s", w->trace_path);
+	else
+		snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - s->path), s->path, w->trace_path);
+	w->trace = calloc(1, sizeof(*w->trace));
+	if (!w->trace || trace_load(w->trace, path, fmt, err, errlen)) {
+		free(w->trace);
+		w->trace = NULL;
+		if (!*err)
+			snprintf(err, errlen, "trace '%s': out of memory", path);
+		return -1;
+	}
+	return 0;
+}
+
 /* Cross-section checks: names resolve, sizes fit, the machine is possible. */
 static int scenario_validate(struct scenario *s, char *err, size_t errlen)
 {
@@ -717,9 +751,15 @@ static int scenario_validate(struct scenario *s, char *err, size_t errlen)
 			w->ops = w->size / 4096 / w->pages_per_op;
 		if (w->type == WL_FILE_SCAN || w->type == WL_ANON_ROUNDS)
 			w->ops = 1;	/* they run by passes and rounds, not operations */
+		if (w->type == WL_TRACE) {
+			if (trace_load_for(s, w, err, errlen))
+				return -1;
+			w->ops = w->trace->nr;
+		}
 		if (w->type == WL_ANON_ROUNDS && !w->rounds)
 			return fail_at(err, errlen, p, sec, "rounds", "anon-rounds needs rounds");
-		if (w->type == WL_FILE_ZIPF || w->type == WL_DD || w->type == WL_FILE_SCAN) {
+		if (w->type == WL_FILE_ZIPF || w->type == WL_DD || w->type == WL_FILE_SCAN ||
+		    (w->type == WL_TRACE && strcmp(w->target, "anon"))) {
 			if (!w->device[0])
 				return fail_at(err, errlen, p, sec, "device",
 					       "a file workload needs a device");
@@ -878,6 +918,13 @@ int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 
 void scenario_free(struct scenario *s)
 {
+	for (int i = 0; i < s->nr_workloads; i++) {
+		if (s->workload[i].trace) {
+			trace_free(s->workload[i].trace);
+			free(s->workload[i].trace);
+			s->workload[i].trace = NULL;
+		}
+	}
 	free(s->text);
 	s->text = NULL;
 }

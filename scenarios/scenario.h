@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "scenarios/trace.h"
+
 #define SCN_MAX_NODES 8
 #define SCN_MAX_DEVICES 16
 #define SCN_MAX_MEMCGS 64
@@ -56,6 +58,7 @@ enum scn_workload_type {
 	WL_DD,			/* dd: sequential write() of a file, pages_per_op per op */
 	WL_FILE_SCAN,		/* read every page of a mapped file, pause, forever */
 	WL_ANON_ROUNDS,		/* fault in anon memory, free it, `rounds` times */
+	WL_TRACE,		/* replay a page-access trace */
 	NR_WL_TYPES
 };
 
@@ -83,6 +86,10 @@ struct scn_workload {
 	double compress_ratio;		/* anon: zram ratio of its data (0: compressor's) */
 	uint64_t pause_ns;		/* file-scan: sleep after each pass */
 	int rounds;			/* anon-rounds: how many */
+	char trace_path[256];		/* trace: the file (relative to the scenario's folder) */
+	char trace_format[16];		/* trace: oracle or csv */
+	char target[8];			/* trace: objects map to "file" or "anon" pages */
+	struct trace *trace;		/* trace: loaded requests */
 };
 
 /* [mglru]: the isolate_folios variants and min_ttl (apply to both MGLRU policies) */

@@ -10,7 +10,7 @@ static int access_page(struct workload *w, struct actor *a, uint64_t page, bool 
 {
 	const struct scn_workload *c = w->cfg;
 
-	if (c->type == WL_ANON)
+	if (c->type == WL_ANON || (c->type == WL_TRACE && !strcmp(c->target, "anon")))
 		return anon_access(a, w->task, w->as, page, write);
 	if (c->access == ACC_MMAP)
 		return filemap_map_access(a, w->task, w->as, page, write);
@@ -107,11 +107,14 @@ static void workload_thread(struct actor *a, void *arg)
 	}
 	while (w->ops_issued < c->ops && !w->task->oom_killed) {
 		uint64_t t0 = actor_now_ns(a);
-		/* dd writes the file front to back; the others draw keys */
+		/* dd writes the file front to back, a trace says what to touch,
+		 * the others draw keys */
+		const struct trace_req *tr = c->type == WL_TRACE ? &c->trace->req[w->ops_issued] : NULL;
 		uint64_t key = c->type == WL_DD ? w->ops_issued % w->nr_keys
-						: zipf_next(&w->zipf, &a->rng);
-		bool write = c->type == WL_DD ||
-			     (c->write_ratio > 0 && rng_double(&a->rng) < c->write_ratio);
+			     : tr ? tr->dense_id % w->nr_keys
+				  : zipf_next(&w->zipf, &a->rng);
+		bool write = c->type == WL_DD || (tr && tr->write) ||
+			     (!tr && c->write_ratio > 0 && rng_double(&a->rng) < c->write_ratio);
 		int ret = 0;
 
 		w->ops_issued++;
@@ -164,7 +167,7 @@ int workload_start(struct workload *w, const struct scn_workload *cfg,
 		}
 		return 0;
 	}
-	if (cfg->type == WL_ANON) {
+	if (cfg->type == WL_ANON || (cfg->type == WL_TRACE && !strcmp(cfg->target, "anon"))) {
 		w->as = anon_region_create(w->task, cfg->name, nr_pages);
 		if (w->as)
 			w->as->compress_ratio = cfg->compress_ratio;

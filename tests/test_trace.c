@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Trace replay: loading libCacheSim oracleGeneral and CSV traces, dense
+ * object numbering, bad and truncated traces named by record or line, and
+ * a replayed trace giving the same misses on every run.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scenarios/trace.h"
+#include "tests/harness.h"
+
+static char *write_bytes(const void *data, size_t len)
+{
+	char *path = harness_write_temp("");
+	FILE *f = fopen(path, "wb");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(data, 1, len, f), len);
+	fclose(f);
+	return path;
+}
+
+/* oracleGeneral record: uint32 time, uint64 obj, uint32 size, int64 next */
+static void oracle_record(unsigned char *p, uint32_t time, uint64_t obj, uint32_t size)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(time >> (8 * i));
+	for (int i = 0; i < 8; i++)
+		p[4 + i] = (unsigned char)(obj >> (8 * i));
+	for (int i = 0; i < 4; i++)
+		p[12 + i] = (unsigned char)(size >> (8 * i));
+	memset(p + 16, 0xff, 8);
+}
+
+START_TEST(test_oracle_load_and_dense_ids)
+{
+	unsigned char buf[4 * 24];
+	uint64_t objs[4] = { 900, 7, 900, 123456789012ULL };
+	struct trace t;
+	char err[256], *path;
+
+	for (int i = 0; i < 4; i++)
+		oracle_record(buf + 24 * i, (uint32_t)i, objs[i], 4096);
+	path = write_bytes(buf, sizeof(buf));
+	ck_assert_int_eq(trace_load(&t, path, TRACE_ORACLE, err, sizeof(err)), 0);
+	ck_assert_uint_eq(t.nr, 4);
+	ck_assert_uint_eq(t.nr_objects, 3);
+	ck_assert_uint_eq(t.req[0].obj_id, 900);
+	ck_assert_uint_eq(t.req[3].obj_id, 123456789012ULL);
+	/* dense ids follow obj_id order: 7 -> 0, 900 -> 1, the big one -> 2 */
+	ck_assert_uint_eq(t.req[1].dense_id, 0);
+	ck_assert_uint_eq(t.req[0].dense_id, 1);
+	ck_assert_uint_eq(t.req[2].dense_id, 1);
+	ck_assert_uint_eq(t.req[3].dense_id, 2);
+	trace_free(&t);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_oracle_truncated_names_the_record)
+{
+	unsigned char buf[2 * 24 + 10];
+	struct trace t;
+	char err[256], *path;
+
+	oracle_record(buf, 0, 1, 4096);
+	oracle_record(buf + 24, 1, 2, 4096);
+	path = write_bytes(buf, sizeof(buf));
+	ck_assert_int_eq(trace_load(&t, path, TRACE_ORACLE, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, path) && strstr(err, "record 3") && strstr(err, "truncated"),
+		      "message: %s", err);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_csv_load_and_errors)
+{
+	char *good = harness_write_temp("time,obj_id,size,op\n1,5,4096,read\n2,6,8192,write\n"
+					"3,5,4096,get\n");
+	char *bad = harness_write_temp("1,5,4096,read\n2,banana,4096,read\n");
+	char *badop = harness_write_temp("1,5,4096,read\n2,6,4096,delete\n");
+	struct trace t;
+	char err[256];
+
+	ck_assert_int_eq(trace_load(&t, good, TRACE_CSV, err, sizeof(err)), 0);
+	ck_assert_uint_eq(t.nr, 3);
+	ck_assert_uint_eq(t.nr_objects, 2);
+	ck_assert(!t.req[0].write);
+	ck_assert(t.req[1].write);
+	ck_assert_uint_eq(t.req[1].size, 8192);
+	trace_free(&t);
+	ck_assert_int_eq(trace_load(&t, bad, TRACE_CSV, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "line 2") && strstr(err, "banana"), "message: %s", err);
+	ck_assert_int_eq(trace_load(&t, badop, TRACE_CSV, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "line 2") && strstr(err, "delete"), "message: %s", err);
+	unlink(good);
+	unlink(bad);
+	unlink(badop);
+	free(good);
+	free(bad);
+	free(badop);
+}
+END_TEST
+
+/* A zipf-like trace: object i requested roughly in proportion to 1/(i+1). */
+static char *make_trace(size_t nr)
+{
+	unsigned char *buf = malloc(nr * 24);
+	struct rng r;
+	char *path;
+
+	rng_seed(&r, 7, "trace");
+	for (size_t i = 0; i < nr; i++) {
+		uint64_t obj = rng_below(&r, 1 + rng_below(&r, 20000));
+
+		oracle_record(buf + 24 * i, (uint32_t)i, obj * 1000003ULL, 4096);
+	}
+	path = write_bytes(buf, nr * 24);
+	free(buf);
+	return path;
+}
+
+START_TEST(test_replay_same_misses_every_run)
+{
+	char *trace = make_trace(60000), ini[1024], *path, *out1 = NULL, *out2 = NULL, err[512];
+	struct run_result r1, r2;
+
+	snprintf(ini, sizeof(ini),
+		 "[machine]\nnodes = 1\nnode_memory = 512M\nnode_cpus = 2\n"
+		 "[device.nvme0]\ntype = nvme\n[memcg.cache]\nmax = 24M\n"
+		 "[workload.replay]\ntype = trace\ntrace = %s\ntrace_format = oracle\n"
+		 "memcg = cache\nsize = 80M\ndevice = nvme0\naccess = mmap\n", trace);
+	path = harness_write_temp(ini);
+	ck_assert_int_eq(harness_run_scenario(path, NULL, 0, 1.0, 1, "mglru-budget", true, &out1,
+					      err, sizeof(err)), 0);
+	ck_assert_int_eq(harness_run_scenario(path, NULL, 0, 1.0, 1, "mglru-budget", true, &out2,
+					      err, sizeof(err)), 0);
+	ck_assert_int_eq(harness_parse_result(out1, &r1), 0);
+	ck_assert_int_eq(harness_parse_result(out2, &r2), 0);
+	ck_assert_double_eq(harness_value(&r1, "workload.replay", "ops"), 60000);
+	/* the cache is smaller than the objects: misses happen, the same every run */
+	ck_assert(harness_value(&r1, "workload.replay", "major_faults") > 0);
+	ck_assert_double_eq(harness_value(&r1, "workload.replay", "major_faults"),
+			    harness_value(&r2, "workload.replay", "major_faults"));
+	ck_assert_double_eq(harness_value(&r1, "workload.replay", "page_hits"),
+			    harness_value(&r2, "workload.replay", "page_hits"));
+	result_free(&r1);
+	result_free(&r2);
+	free(out1);
+	free(out2);
+	unlink(path);
+	unlink(trace);
+	free(path);
+	free(trace);
+}
+END_TEST
+
+START_TEST(test_scenario_with_truncated_trace_fails_with_the_record)
+{
+	unsigned char buf[24 + 5];
+	char *trace, ini[1024], *path, *out = NULL, err[512];
+
+	oracle_record(buf, 0, 1, 4096);
+	trace = write_bytes(buf, sizeof(buf));
+	snprintf(ini, sizeof(ini),
+		 "[machine]\nnodes = 1\nnode_memory = 256M\n[device.d]\ntype = nvme\n"
+		 "[workload.replay]\ntype = trace\ntrace = %s\nsize = 4M\ndevice = d\n", trace);
+	path = harness_write_temp(ini);
+	ck_assert_int_ne(harness_run_scenario(path, NULL, 0, 1.0, 1, "classic", true, &out, err,
+					      sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "record 2") && strstr(err, "truncated"), "message: %s", err);
+	free(out);
+	unlink(path);
+	unlink(trace);
+	free(path);
+	free(trace);
+}
+END_TEST
+
+static Suite *trace_suite(void)
+{
+	Suite *s = suite_create("trace");
+	TCase *tc = tcase_create("trace");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_oracle_load_and_dense_ids);
+	tcase_add_test(tc, test_oracle_truncated_names_the_record);
+	tcase_add_test(tc, test_csv_load_and_errors);
+	tcase_add_test(tc, test_replay_same_misses_every_run);
+	tcase_add_test(tc, test_scenario_with_truncated_trace_fails_with_the_record);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(trace_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
