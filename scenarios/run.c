@@ -176,6 +176,8 @@ struct sampler {
 	uint64_t next_dump_ns;		/* next periodic dump */
 	struct workload *wls;		/* the workloads, for their progress */
 	int nr_wls;
+	double host_start;		/* when the run started on the host */
+	double host_last;		/* when progress was last printed */
 };
 
 static void dump_line(void *ctx, const char *line)
@@ -288,6 +290,8 @@ static void sampler_fn(struct actor *self, void *arg)
 
 	if (sm->o->dump_every_ns && (!period || sm->o->dump_every_ns < period))
 		period = sm->o->dump_every_ns;
+	if (!period)
+		period = 100 * NSEC_PER_MSEC;	/* progress only */
 	for (;;) {
 		uint64_t now;
 
@@ -296,6 +300,13 @@ static void sampler_fn(struct actor *self, void *arg)
 		if (sm->o->sample_ns && now % sm->o->sample_ns < period) {
 			sample_stats(sm, now);
 			sample_lruvecs(sm->r, now);
+		}
+		/* runs longer than a few seconds say how far they are (host time
+		 * only decides when to print; the model never sees it) */
+		if (sm->o->progress && host_now() - sm->host_last >= 3.0) {
+			sm->host_last = host_now();
+			fprintf(stderr, "mmemu: %s at %.1f s simulated, %.0f s host\n", sm->o->policy,
+				(double)now / 1e9, sm->host_last - sm->host_start);
 		}
 		if (sm->o->dump_every_ns && now >= sm->next_dump_ns) {
 			dump_lruvecs(sm->r, now);
@@ -444,7 +455,8 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 	}
 	for_each_node(nid)
 		kswapd_run(nid);
-	if (o->sample_ns || (o->dump_lru_gen && o->dump_every_ns)) {
+	sm.host_start = sm.host_last = host_start;
+	if (o->sample_ns || o->progress || (o->dump_lru_gen && o->dump_every_ns)) {
 		sm.o = o;
 		sm.r = r;
 		sm.next_dump_ns = o->dump_every_ns;

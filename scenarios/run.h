@@ -17,6 +17,7 @@ struct run_opts {
 	bool dump_lru_gen;		/* --dump lru_gen: state at the end (and every dump_every_ns) */
 	uint64_t dump_every_ns;		/* --dump-every T (0 = only at the end) */
 	uint64_t sample_ns;		/* --sample T: time series period (0 = off) */
+	bool progress;			/* print simulated-time progress on stderr */
 };
 
 /*
