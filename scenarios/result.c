@@ -349,42 +349,49 @@ static uint8_t *slurp(FILE *f, size_t *len)
 	return buf;
 }
 
-Mmemu__Invocation *result_file_read(FILE *f, char *why, size_t whylen)
+Mmemu__Invocation *result_file_parse(const uint8_t *buf, size_t len, char *why, size_t whylen)
 {
 	const size_t head = RESULT_FILE_MAGIC_LEN + 8;
-	Mmemu__Invocation *inv = NULL;
-	size_t len;
+	Mmemu__Invocation *inv;
 	uint64_t want;
+
+	if (len < RESULT_FILE_MAGIC_LEN || memcmp(buf, RESULT_FILE_MAGIC, RESULT_FILE_MAGIC_LEN)) {
+		snprintf(why, whylen, "not an mmemu result file (no %s header)", RESULT_FILE_MAGIC);
+		return NULL;
+	}
+	if (len < head) {
+		snprintf(why, whylen, "truncated: %zu bytes, shorter than the %zu-byte header", len,
+			 head);
+		return NULL;
+	}
+	want = get_le(buf + RESULT_FILE_MAGIC_LEN, 8);
+	if (len - head < want) {
+		snprintf(why, whylen, "truncated: %zu bytes, the header promises %llu", len,
+			 (unsigned long long)(want + head));
+		return NULL;
+	}
+	if (len - head > want) {
+		snprintf(why, whylen, "%llu bytes after the end of the results",
+			 (unsigned long long)(len - head - want));
+		return NULL;
+	}
+	inv = mmemu__invocation__unpack(NULL, (size_t)want, buf + head);
+	if (!inv)
+		snprintf(why, whylen, "corrupt: the results do not decode");
+	return inv;
+}
+
+Mmemu__Invocation *result_file_read(FILE *f, char *why, size_t whylen)
+{
+	Mmemu__Invocation *inv;
+	size_t len;
 	uint8_t *buf = slurp(f, &len);
 
 	if (!buf) {
 		snprintf(why, whylen, "cannot read it");
 		return NULL;
 	}
-	if (len < RESULT_FILE_MAGIC_LEN || memcmp(buf, RESULT_FILE_MAGIC, RESULT_FILE_MAGIC_LEN)) {
-		snprintf(why, whylen, "not an mmemu result file (no %s header)", RESULT_FILE_MAGIC);
-		goto out;
-	}
-	if (len < head) {
-		snprintf(why, whylen, "truncated: %zu bytes, shorter than the %zu-byte header", len,
-			 head);
-		goto out;
-	}
-	want = get_le(buf + RESULT_FILE_MAGIC_LEN, 8);
-	if (len - head < want) {
-		snprintf(why, whylen, "truncated: %zu bytes, the header promises %llu", len,
-			 (unsigned long long)(want + head));
-		goto out;
-	}
-	if (len - head > want) {
-		snprintf(why, whylen, "%llu bytes after the end of the results",
-			 (unsigned long long)(len - head - want));
-		goto out;
-	}
-	inv = mmemu__invocation__unpack(NULL, (size_t)want, buf + head);
-	if (!inv)
-		snprintf(why, whylen, "corrupt: the results do not decode");
-out:
+	inv = result_file_parse(buf, len, why, whylen);
 	free(buf);
 	return inv;
 }

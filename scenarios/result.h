@@ -86,5 +86,7 @@ int result_file_write(const Mmemu__Invocation *inv, FILE *f);
  * Free with mmemu__invocation__free_unpacked(inv, NULL).
  */
 Mmemu__Invocation *result_file_read(FILE *f, char *why, size_t whylen);
+/* The same from the len bytes of a saved file in memory (a sweep's child's stdout). */
+Mmemu__Invocation *result_file_parse(const uint8_t *buf, size_t len, char *why, size_t whylen);
 
 #endif

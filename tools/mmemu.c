@@ -18,6 +18,8 @@
 #include "scenarios/run.h"
 #include "tools/bench.h"
 #include "tools/output.h"
+#include "tools/sweep.h"
+#include "tools/plot.h"
 
 #define MAX_POLICIES 16
 #define MAX_SETS 128
@@ -28,7 +30,10 @@ static void usage(FILE *f)
 		"usage: mmemu run SCENARIO [--policy a,b,...] [--set section.key=value]...\n"
 		"                 [--seed N] [--scale F] [--format text|json|csv] [-j N]\n"
 		"                 [--dump lru_gen [--dump-every T]] [--sample T] [--out FILE]\n"
-		"       mmemu report FILE... [--format text|json|csv]\n"
+		"       mmemu report FILE... [--format text|json|csv] [--summary]\n"
+		"       mmemu sweep SCENARIO [--policy a,b] [--set key=v1,v2]... [--seeds 1..5]\n"
+		"                   [-j N] [--timeout S] [--format F] [--out FILE]\n"
+		"       mmemu plot FILE... [--what gens|memory|throughput|refaults] [-o OUT.svg|OUT.png]\n"
 		"       mmemu list\n"
 		"       mmemu bench [--policy NAME]\n"
 		"       mmemu --help\n"
@@ -45,7 +50,12 @@ static void usage(FILE *f)
 		"        --sample   period of the JSON time series of generation sizes (0.1s)\n"
 		"        --out      also save every run of this invocation to FILE (protobuf)\n"
 		"report  print results saved with run --out as run printed them; with more\n"
-		"        files, their runs side by side (scenario and scale of the first)\n"
+		"        files, their runs side by side (scenario and scale of the first);\n"
+		"        --summary: mean and 95%% CI over seeds of runs differing only in seed\n"
+		"sweep   every policy x --set value x seed, in parallel; mean and CI over seeds\n"
+		"        (mmemu sweep --help)\n"
+		"plot    draw saved samples with gnuplot: lruvec generations (gens, the default),\n"
+		"        memory.current, ops/s or refaults/s over time; -o sets the file (.svg/.png)\n"
 		"list    the registered policies and workload types\n"
 		"bench   hit-path accesses, faults per host second, bytes per folio\n");
 }
@@ -122,14 +132,15 @@ static int collect_run(struct child *c, Mmemu__Run **r, const char *policy)
 /* Saves inv to path; a message and status 2 when it cannot. */
 static int save_invocation(const Mmemu__Invocation *inv, const char *path)
 {
-	FILE *f = fopen(path, "wb");
+	bool to_stdout = !strcmp(path, "-");	/* --out -: for mmemu sweep */
+	FILE *f = to_stdout ? stdout : fopen(path, "wb");
 	int rc = f ? result_file_write(inv, f) : -errno;
 
-	if (f && fclose(f) && !rc)
+	if (f && (to_stdout ? fflush(f) : fclose(f)) && !rc)
 		rc = -errno;
 	if (rc) {
 		fprintf(stderr, "mmemu: --out '%s': %s\n", path, strerror(-rc));
-		if (f)
+		if (f && !to_stdout)
 			unlink(path);
 		return 2;
 	}
@@ -304,7 +315,8 @@ static int cmd_run(int argc, char **argv)
 		inv.mmemu_version = (char *)MMEMU_VERSION;
 		inv.n_runs = (size_t)nr_policies;
 		inv.runs = runs;
-		output_write(stdout, format, &inv);
+		if (!out_path || strcmp(out_path, "-"))
+			output_write(stdout, format, &inv);
 		if (out_path)
 			rc = save_invocation(&inv, out_path);
 	}
@@ -344,6 +356,7 @@ static int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
+		{ "summary", no_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -351,6 +364,7 @@ static int cmd_report(int argc, char **argv)
 	Mmemu__Invocation **files, all = MMEMU__INVOCATION__INIT;
 	char err[512];
 	int nr_files, opt, rc = 0;
+	bool summary = false;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -362,6 +376,9 @@ static int cmd_report(int argc, char **argv)
 					 optarg);
 				return die(err);
 			}
+			break;
+		case 'm':
+			summary = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -404,7 +421,9 @@ static int cmd_report(int argc, char **argv)
 		all.scale = files[0]->scale;
 		all.mmemu_version = files[0]->mmemu_version;
 	}
-	if (!rc)
+	if (!rc && summary)
+		sweep_summary_write(stdout, format, &all);
+	else if (!rc)
 		output_write(stdout, format, &all);
 	free(all.runs);
 	for (int i = 0; i < nr_files; i++)
@@ -428,10 +447,14 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "report"))
 		return cmd_report(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "plot"))
+		return cmd_plot(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "list"))
 		return cmd_list();
 	if (!strcmp(argv[1], "bench"))
 		return cmd_bench(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "sweep"))
+		return cmd_sweep(argc - 1, argv + 1);
 	fprintf(stderr, "mmemu: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;

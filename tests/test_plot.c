@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * $MMEMU plot: each kind of plot of a saved quickstart run renders to a
+ * non-empty SVG and PNG; a bad --what, output extension or input file
+ * exits 2, and so does a missing gnuplot.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static const char *mmemu(void)
+{
+	const char *m = getenv("MMEMU");
+
+#ifdef MMEMU_BIN
+	if (!m || !*m)
+		m = MMEMU_BIN;
+#endif
+	ck_assert_msg(m && *m, "MMEMU is not set (run through meson test)");
+	return m;
+}
+
+static char qs[4096];
+
+static const char *quickstart(void)
+{
+	snprintf(qs, sizeof(qs), "%s", harness_src_path("scenarios/quickstart.ini"));
+	return qs;
+}
+
+struct out {
+	int status;	/* exit status, -1 if it did not exit */
+	char *out;	/* stdout */
+	char *err;	/* stderr */
+};
+
+static struct out run(const char *const *args)
+{
+	const char *argv[32];
+	struct out o;
+	int n = 0;
+
+	argv[n++] = mmemu();
+	for (; *args; args++) {
+		ck_assert_int_lt(n, 31);
+		argv[n++] = *args;
+	}
+	argv[n] = NULL;
+	o.status = harness_exec(argv, &o.out, &o.err);
+	return o;
+}
+
+static void out_free(struct out *o)
+{
+	free(o->out);
+	free(o->err);
+}
+
+/* A new temporary directory; the test removes what it made in it, then it. */
+static char *temp_dir(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char *path;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	ck_assert_int_gt(asprintf(&path, "%s/mmemu-test-plot-XXXXXX", dir), 0);
+	ck_assert_ptr_nonnull(mkdtemp(path));
+	return path;
+}
+
+static char *path_in(const char *dir, const char *name)
+{
+	char *p;
+
+	ck_assert_int_gt(asprintf(&p, "%s/%s", dir, name), 0);
+	return p;
+}
+
+/* The quickstart under every policy at scale 1/32, saved in dir/r.pb. */
+static char *saved_run(const char *dir)
+{
+	char *pb = path_in(dir, "r.pb");
+	const char *args[] = { "run", quickstart(), "--policy", "classic,mglru-old,mglru-budget",
+			       "--scale", "1/32", "--out", pb, NULL };
+	struct out r = run(args);
+
+	ck_assert_msg(r.status == 0, "run: status %d: %s", r.status, r.err);
+	out_free(&r);
+	return pb;
+}
+
+/* The first bytes of path (up to n), and its size. */
+static long head(const char *path, unsigned char *buf, size_t n)
+{
+	FILE *f = fopen(path, "rb");
+	long size;
+
+	ck_assert_msg(f != NULL, "%s was not written", path);
+	memset(buf, 0, n);
+	ck_assert_int_ge(fread(buf, 1, n, f), 0);
+	ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+	size = ftell(f);
+	fclose(f);
+	return size;
+}
+
+static void check_svg(const char *path)
+{
+	unsigned char buf[4096];
+	long size = head(path, buf, sizeof(buf) - 1);
+
+	ck_assert_msg(size > 1000, "%s: %ld bytes", path, size);
+	ck_assert_msg(!memcmp(buf, "<?xml", 5) || strstr((char *)buf, "<svg"),
+		      "%s is not SVG: %.80s", path, buf);
+	ck_assert_ptr_nonnull(strstr((char *)buf, "<svg"));
+}
+
+static void check_png(const char *path)
+{
+	static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+	unsigned char buf[32];
+	long size = head(path, buf, sizeof(buf));
+
+	ck_assert_msg(size > 1000, "%s: %ld bytes", path, size);
+	ck_assert_msg(!memcmp(buf, sig, 8), "%s has no PNG signature", path);
+	/* the IHDR chunk first, with a width and height */
+	ck_assert(!memcmp(buf + 12, "IHDR", 4));
+	ck_assert(buf[16] | buf[17] | buf[18] | buf[19]);
+	ck_assert(buf[20] | buf[21] | buf[22] | buf[23]);
+}
+
+static void check_kind(const char *what)
+{
+	char *dir = temp_dir(), *pb = saved_run(dir);
+
+	for (int png = 0; png < 2; png++) {
+		char name[64], *img;
+		struct out o;
+
+		snprintf(name, sizeof(name), "%s.%s", what, png ? "png" : "svg");
+		img = path_in(dir, name);
+		{
+			const char *args[] = { "plot", pb, "--what", what, "-o", img, NULL };
+
+			o = run(args);
+		}
+		ck_assert_msg(o.status == 0, "plot --what %s -o %s: status %d: %s", what, name,
+			      o.status, o.err);
+		if (png)
+			check_png(img);
+		else
+			check_svg(img);
+		out_free(&o);
+		unlink(img);
+		free(img);
+	}
+	unlink(pb);
+	free(pb);
+	ck_assert_int_eq(rmdir(dir), 0);
+	free(dir);
+}
+
+START_TEST(test_plot_gens)
+{
+	check_kind("gens");
+}
+END_TEST
+
+START_TEST(test_plot_memory)
+{
+	check_kind("memory");
+}
+END_TEST
+
+START_TEST(test_plot_throughput)
+{
+	check_kind("throughput");
+}
+END_TEST
+
+START_TEST(test_plot_refaults)
+{
+	check_kind("refaults");
+}
+END_TEST
+
+/* The gens plot has a panel per lruvec and policy, titled by memcg, node and policy. */
+START_TEST(test_plot_gens_panels)
+{
+	char *dir = temp_dir(), *pb = saved_run(dir), *svg = path_in(dir, "g.svg");
+	const char *args[] = { "plot", pb, "--what", "gens", "-o", svg, NULL };
+	struct out o = run(args);
+	FILE *f;
+	char *text = NULL;
+	size_t cap = 0;
+	ssize_t len;
+
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	f = fopen(svg, "r");
+	ck_assert_ptr_nonnull(f);
+	len = getdelim(&text, &cap, '\0', f);
+	fclose(f);
+	ck_assert_int_gt(len, 0);
+	ck_assert_ptr_nonnull(strstr(text, "memcg /app node 0 \xe2\x80\x94 mglru-budget"));
+	ck_assert_ptr_nonnull(strstr(text, "memcg /app node 1 \xe2\x80\x94 classic"));
+	ck_assert_ptr_nonnull(strstr(text, "inactive_file"));
+	ck_assert_ptr_nonnull(strstr(text, "time (s)"));
+	ck_assert_ptr_nonnull(strstr(text, "pages"));
+	free(text);
+	out_free(&o);
+	unlink(svg);
+	unlink(pb);
+	free(svg);
+	free(pb);
+	ck_assert_int_eq(rmdir(dir), 0);
+	free(dir);
+}
+END_TEST
+
+START_TEST(test_plot_bad_input_exit_2)
+{
+	char *dir = temp_dir(), *out = path_in(dir, "x.svg");
+	const char *bad_what[] = { "plot", quickstart(), "--what", "pie", "-o", out, NULL };
+	const char *not_pb[] = { "plot", quickstart(), "--what", "gens", "-o", out, NULL };
+	const char *missing[] = { "plot", "/nonexistent/r.pb", "-o", out, NULL };
+	const char *bad_ext[] = { "plot", quickstart(), "-o", "x.pdf", NULL };
+	const char *no_file[] = { "plot", NULL };
+	struct out w = run(bad_what), n = run(not_pb), m = run(missing), e = run(bad_ext),
+		   z = run(no_file);
+
+	ck_assert_int_eq(w.status, 2);
+	ck_assert_msg(strstr(w.err, "pie"), "stderr: %s", w.err);
+	ck_assert_int_eq(n.status, 2);
+	ck_assert_msg(strstr(n.err, quickstart()) && strstr(n.err, "not an mmemu result file"),
+		      "stderr: %s", n.err);
+	ck_assert_int_eq(m.status, 2);
+	ck_assert_msg(strstr(m.err, "/nonexistent/r.pb"), "stderr: %s", m.err);
+	ck_assert_int_eq(e.status, 2);
+	ck_assert_msg(strstr(e.err, "x.pdf"), "stderr: %s", e.err);
+	ck_assert_int_eq(z.status, 2);
+	ck_assert_int_ne(access(out, F_OK), 0);
+	out_free(&w);
+	out_free(&n);
+	out_free(&m);
+	out_free(&e);
+	out_free(&z);
+	free(out);
+	ck_assert_int_eq(rmdir(dir), 0);
+	free(dir);
+}
+END_TEST
+
+/* Without gnuplot on PATH: status 2 and how to install it. */
+START_TEST(test_plot_no_gnuplot_exit_2)
+{
+	char *dir = temp_dir(), *pb = saved_run(dir), *out = path_in(dir, "g.svg");
+	const char *args[] = { "plot", pb, "-o", out, NULL };
+	struct out o;
+
+	ck_assert_int_eq(setenv("PATH", dir, 1), 0);
+	o = run(args);
+	ck_assert_int_eq(o.status, 2);
+	ck_assert_msg(strstr(o.err, "gnuplot not found (apt-get install gnuplot-nox)"),
+		      "stderr: %s", o.err);
+	ck_assert_int_ne(access(out, F_OK), 0);
+	out_free(&o);
+	unlink(pb);
+	free(pb);
+	free(out);
+	ck_assert_int_eq(rmdir(dir), 0);
+	free(dir);
+}
+END_TEST
+
+static Suite *plot_suite(void)
+{
+	Suite *s = suite_create("plot");
+	TCase *tc = tcase_create("render");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_plot_gens);
+	tcase_add_test(tc, test_plot_memory);
+	tcase_add_test(tc, test_plot_throughput);
+	tcase_add_test(tc, test_plot_refaults);
+	tcase_add_test(tc, test_plot_gens_panels);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("errors");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_plot_bad_input_exit_2);
+	tcase_add_test(tc, test_plot_no_gnuplot_exit_2);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(plot_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

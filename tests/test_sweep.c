@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * $MMEMU sweep: a 2 policies x 3 values x 2 seeds sweep of quickstart with
+ * -j 2 saves 12 runs in the documented order (policy, then --set values,
+ * then seed); `report --summary` prints the same means and 95% intervals
+ * the sweep did; children with a bad --set value fail, named by their
+ * parameters, while the others finish (exit 1); a run past --timeout is
+ * killed and reported; two identical sweeps agree apart from host_seconds.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static const char *mmemu(void)
+{
+	const char *m = getenv("MMEMU");
+
+#ifdef MMEMU_BIN
+	if (!m || !*m)
+		m = MMEMU_BIN;
+#endif
+	ck_assert_msg(m && *m, "MMEMU is not set (run through meson test)");
+	return m;
+}
+
+static char qs[4096];
+
+static const char *quickstart(void)
+{
+	snprintf(qs, sizeof(qs), "%s", harness_src_path("scenarios/quickstart.ini"));
+	return qs;
+}
+
+struct out {
+	int status;	/* exit status, -1 if it did not exit */
+	char *out;	/* stdout */
+	char *err;	/* stderr */
+};
+
+static struct out run(const char *const *args)
+{
+	const char *argv[40];
+	struct out o;
+	int n = 0;
+
+	argv[n++] = mmemu();
+	for (; *args; args++) {
+		ck_assert_int_lt(n, 39);
+		argv[n++] = *args;
+	}
+	argv[n] = NULL;
+	o.status = harness_exec(argv, &o.out, &o.err);
+	return o;
+}
+
+static void out_free(struct out *o)
+{
+	free(o->out);
+	free(o->err);
+}
+
+static char *temp_pb(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char *path;
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	ck_assert_int_gt(asprintf(&path, "%s/mmemu-test-XXXXXX.pb", dir), 0);
+	fd = mkstemps(path, 3);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	return path;
+}
+
+static void remove_temp(char *path)
+{
+	unlink(path);
+	free(path);
+}
+
+/* Number of lines of s containing needle. */
+static int count_lines(const char *s, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = s; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* Removes every line containing needle (CSV host_seconds rows). */
+static void drop_lines(char *s, const char *needle)
+{
+	char *src = s, *dst = s;
+
+	while (*src) {
+		char *nl = strchr(src, '\n');
+		size_t len = nl ? (size_t)(nl - src) + 1 : strlen(src);
+		char save = src[len];
+
+		src[len] = '\0';
+		if (!strstr(src, needle)) {
+			memmove(dst, src, len);
+			dst += len;
+		}
+		src[len] = save;
+		src += len;
+	}
+	*dst = '\0';
+}
+
+static const char *const policies[] = { "classic", "mglru-budget" };
+static const char *const maxes[] = { "300M", "400M", "500M" };
+
+START_TEST(test_sweep_2x3x2)
+{
+	char *pb = temp_pb();
+	const char *sweep_args[] = { "sweep", quickstart(), "--policy", "classic,mglru-budget",
+				     "--set", "memcg.app.max=300M,400M,500M", "--seeds", "1..2",
+				     "--scale", "1/64", "-j", "2", "--out", pb, NULL };
+	const char *json_args[] = { "report", pb, "--format", "json", NULL };
+	const char *text_args[] = { "report", pb, NULL };
+	const char *sum_args[] = { "report", "--summary", pb, NULL };
+	const char *csv_args[] = { "report", "--summary", pb, "--format", "csv", NULL };
+	struct out s = run(sweep_args), j, t, m, c;
+	const char *p;
+	int nr_rows = 0, nr_wide = 0;
+	static const char csv_head[] =
+		"scenario,scale,policy,options,n,group,key,mean,ci_half,ci_low,ci_high\n";
+
+	ck_assert_msg(s.status == 0, "sweep: status %d: %s", s.status, s.err);
+	ck_assert_str_eq(s.err, "");	/* no progress line: stderr is not a terminal */
+
+	/* 12 runs: policy, then the --set value, then the seed */
+	j = run(json_args);
+	ck_assert_msg(j.status == 0, "report: %s", j.err);
+	ck_assert_int_eq(count_lines(j.out, "{\"policy\": "), 12);
+	p = j.out;
+	for (int pi = 0; pi < 2; pi++)
+		for (int vi = 0; vi < 3; vi++)
+			for (int seed = 1; seed <= 2; seed++) {
+				char want[160];
+
+				snprintf(want, sizeof(want),
+					 "{\"policy\": \"%s\", \"options\": \"memcg.app.max=%s\", "
+					 "\"seed\": %d,",
+					 policies[pi], maxes[vi], seed);
+				p = strstr(p, want);
+				ck_assert_msg(p, "run %s not found in order", want);
+				p++;
+			}
+	t = run(text_args);
+	ck_assert_msg(t.status == 0, "report: %s", t.err);
+	ck_assert_ptr_nonnull(strstr(t.out, "mglru-budget"));
+
+	/* report --summary prints what the sweep printed */
+	m = run(sum_args);
+	ck_assert_msg(m.status == 0, "report --summary: %s", m.err);
+	ck_assert_str_eq(m.out, s.out);
+	ck_assert_ptr_nonnull(strstr(m.out, "12 runs in 6 groups"));
+	ck_assert_ptr_nonnull(strstr(m.out, "classic  memcg.app.max=300M  (n=2, seeds 1,2)"));
+	ck_assert_ptr_nonnull(strstr(m.out, "mglru-budget  memcg.app.max=500M  (n=2, seeds 1,2)"));
+	ck_assert_ptr_nonnull(strstr(m.out, "workload.reader.throughput_ops_s"));
+	ck_assert_ptr_nonnull(strstr(m.out, "vmstat.pgscan_file"));
+
+	/* every mean inside its interval; seeds that differ give a real interval */
+	c = run(csv_args);
+	ck_assert_msg(c.status == 0, "report --summary --format csv: %s", c.err);
+	ck_assert_msg(!strncmp(c.out, csv_head, strlen(csv_head)), "%.200s", c.out);
+	for (char *line = strchr(c.out, '\n') + 1, *nl; *line; line = nl + 1) {
+		char policy[64], options[128], group[96], key[64];
+		double mean, half, lo, hi;
+		unsigned n;
+
+		nl = strchr(line, '\n');
+		ck_assert_ptr_nonnull(nl);
+		*nl = '\0';
+		ck_assert_msg(sscanf(line, "quickstart,%*[^,],%63[^,],%127[^,],%u,%95[^,],%63[^,],"
+					   "%lf,%lf,%lf,%lf",
+				     policy, options, &n, group, key, &mean, &half, &lo, &hi) == 9,
+			      "line: %s", line);
+		ck_assert_uint_eq(n, 2);
+		ck_assert_msg(lo <= mean && mean <= hi, "%s: %g not in [%g, %g]", line, mean, lo, hi);
+		ck_assert_msg(half >= 0, "%s", line);
+		if (!strcmp(group, "workload.reader") && !strcmp(key, "throughput_ops_s")) {
+			ck_assert_msg(half > 0, "%s: seeds 1 and 2 give the same throughput", line);
+			nr_wide++;
+		}
+		nr_rows++;
+	}
+	ck_assert_int_eq(nr_wide, 6);
+	ck_assert_int_gt(nr_rows, 6 * 7);
+	out_free(&s);
+	out_free(&j);
+	out_free(&t);
+	out_free(&m);
+	out_free(&c);
+	remove_temp(pb);
+}
+END_TEST
+
+/* Children with a bad --set value fail by name; the others finish and are saved. */
+START_TEST(test_sweep_bad_value_fails_alone)
+{
+	char *pb = temp_pb();
+	const char *sweep_args[] = { "sweep", quickstart(), "--policy", "classic",
+				     "--set", "memcg.app.max=300M,bogus", "--seeds", "1,2",
+				     "--scale", "1/64", "-j", "2", "--out", pb, NULL };
+	const char *json_args[] = { "report", pb, "--format", "json", NULL };
+	struct out s = run(sweep_args), j;
+
+	ck_assert_msg(s.status == 1, "sweep: status %d: %s", s.status, s.err);
+	ck_assert_msg(strstr(s.err, "run policy=classic seed=1 memcg.app.max=bogus failed"),
+		      "stderr: %s", s.err);
+	ck_assert_msg(strstr(s.err, "run policy=classic seed=2 memcg.app.max=bogus failed"),
+		      "stderr: %s", s.err);
+	ck_assert_msg(strstr(s.err, "not a size"), "stderr: %s", s.err);
+	ck_assert_msg(!strstr(s.err, "300M failed"), "stderr: %s", s.err);
+	ck_assert_ptr_nonnull(strstr(s.out, "classic  memcg.app.max=300M  (n=2, seeds 1,2)"));
+	j = run(json_args);
+	ck_assert_msg(j.status == 0, "report: %s", j.err);
+	ck_assert_int_eq(count_lines(j.out, "{\"policy\": "), 2);
+	ck_assert_int_eq(count_lines(j.out, "bogus"), 0);
+	out_free(&s);
+	out_free(&j);
+	remove_temp(pb);
+}
+END_TEST
+
+/* A run past --timeout is killed and reported with its parameters. */
+START_TEST(test_sweep_timeout)
+{
+	const char *sweep_args[] = { "sweep", quickstart(), "--policy", "classic", "--scale",
+				     "1/4", "--seeds", "3", "--timeout", "0.05", NULL };
+	struct out s = run(sweep_args);
+
+	ck_assert_msg(s.status == 1, "sweep: status %d: %s", s.status, s.err);
+	ck_assert_msg(strstr(s.err, "run policy=classic seed=3 timed out"), "stderr: %s", s.err);
+	ck_assert_str_eq(s.out, "");
+	out_free(&s);
+}
+END_TEST
+
+/* The same arguments twice: the same runs, host_seconds aside. */
+START_TEST(test_sweep_deterministic)
+{
+	char *a = temp_pb(), *b = temp_pb();
+	const char *sweep_a[] = { "sweep", quickstart(), "--policy", "classic,mglru-old",
+				  "--set", "memcg.app.max=300M,500M", "--seeds", "1..2",
+				  "--scale", "1/64", "-j", "2", "--out", a, NULL };
+	const char *sweep_b[] = { "sweep", quickstart(), "--policy", "classic,mglru-old",
+				  "--set", "memcg.app.max=300M,500M", "--seeds", "1..2",
+				  "--scale", "1/64", "-j", "2", "--out", b, NULL };
+	const char *csv_a[] = { "report", "--format", "csv", a, NULL };
+	const char *csv_b[] = { "report", "--format", "csv", b, NULL };
+	struct out sa = run(sweep_a), sb = run(sweep_b), ca, cb;
+
+	ck_assert_msg(sa.status == 0, "%s", sa.err);
+	ck_assert_msg(sb.status == 0, "%s", sb.err);
+	ck_assert_str_eq(sa.out, sb.out);
+	ca = run(csv_a);
+	cb = run(csv_b);
+	ck_assert_int_eq(ca.status, 0);
+	ck_assert_int_eq(cb.status, 0);
+	ck_assert_int_eq(count_lines(ca.out, ",run,sim_seconds,"), 8);
+	drop_lines(ca.out, ",run,host_seconds,");
+	drop_lines(cb.out, ",run,host_seconds,");
+	ck_assert_int_eq(count_lines(ca.out, "host_seconds"), 0);
+	ck_assert_str_eq(ca.out, cb.out);
+	out_free(&sa);
+	out_free(&sb);
+	out_free(&ca);
+	out_free(&cb);
+	remove_temp(a);
+	remove_temp(b);
+}
+END_TEST
+
+START_TEST(test_sweep_bad_options_exit_2)
+{
+	const char *bad_seeds[] = { "sweep", quickstart(), "--seeds", "5..1", NULL };
+	const char *bad_set[] = { "sweep", quickstart(), "--set", "nokey", NULL };
+	const char *bad_policy[] = { "sweep", quickstart(), "--policy", "nope", NULL };
+	const char *bad_jobs[] = { "sweep", quickstart(), "-j", "0", NULL };
+	const char *no_scenario[] = { "sweep", NULL };
+	struct out a = run(bad_seeds), b = run(bad_set), c = run(bad_policy), d = run(bad_jobs),
+		   e = run(no_scenario);
+
+	ck_assert_int_eq(a.status, 2);
+	ck_assert_msg(strstr(a.err, "5..1"), "stderr: %s", a.err);
+	ck_assert_int_eq(b.status, 2);
+	ck_assert_msg(strstr(b.err, "nokey"), "stderr: %s", b.err);
+	ck_assert_int_eq(c.status, 2);
+	ck_assert_msg(strstr(c.err, "nope"), "stderr: %s", c.err);
+	ck_assert_int_eq(d.status, 2);
+	ck_assert_int_eq(e.status, 2);
+	out_free(&a);
+	out_free(&b);
+	out_free(&c);
+	out_free(&d);
+	out_free(&e);
+}
+END_TEST
+
+static Suite *sweep_suite(void)
+{
+	Suite *s = suite_create("sweep");
+	TCase *tc = tcase_create("sweep");
+
+	tcase_set_timeout(tc, 90);
+	tcase_add_test(tc, test_sweep_2x3x2);
+	tcase_add_test(tc, test_sweep_bad_value_fails_alone);
+	tcase_add_test(tc, test_sweep_timeout);
+	tcase_add_test(tc, test_sweep_deterministic);
+	tcase_add_test(tc, test_sweep_bad_options_exit_2);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(sweep_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

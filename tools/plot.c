@@ -1,0 +1,1206 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * mmemu plot: time series of saved results, drawn by gnuplot.
+ *
+ * Each mmemu.Run holds its samples as JSON object strings (scenarios/run.c
+ * writes them): "stats" rows (cumulative counters, memory.current per memcg,
+ * operations per workload), "gens" rows (MGLRU: pages per generation of one
+ * lruvec) and "lists" rows (classic: the four LRU lists of one lruvec). A
+ * small JSON parser reads them into series; the plot is a gnuplot script
+ * with the data inline (datablocks), run in a temporary directory. The
+ * image format follows the -o extension: .svg or .png (pngcairo when the
+ * gnuplot has it, else libgd's png).
+ *
+ *   memory      memory.current of each memcg (MiB), one line per policy x memcg
+ *   throughput  ops/s of each workload (one panel each), one line per policy
+ *   refaults    workingset refaults/s, file and anon panels, one line per policy
+ *   gens        one panel per lruvec (memcg, node) and policy: MGLRU
+ *               generations stacked oldest at the bottom, each band one seq;
+ *               for classic the four lists stacked
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "scenarios/result.h"
+#include "tools/plot.h"
+
+/* ---- a JSON parser for the sample rows ---- */
+
+enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
+
+struct jv {
+	enum jtype type;
+	double num;		/* J_NUM, J_BOOL */
+	char *str;		/* J_STR */
+	int n;			/* J_ARR, J_OBJ: members */
+	char **keys;		/* J_OBJ: member names */
+	struct jv *kids;	/* J_ARR, J_OBJ: member values */
+};
+
+struct jparser {
+	const char *p;
+	int depth;
+};
+
+static void jv_free(struct jv *v)
+{
+	for (int i = 0; i < v->n; i++) {
+		if (v->keys)
+			free(v->keys[i]);
+		jv_free(&v->kids[i]);
+	}
+	free(v->keys);
+	free(v->kids);
+	free(v->str);
+	memset(v, 0, sizeof(*v));
+}
+
+static void jskip(struct jparser *jp)
+{
+	while (*jp->p == ' ' || *jp->p == '\t' || *jp->p == '\n' || *jp->p == '\r')
+		jp->p++;
+}
+
+/* A string after its opening quote; \uXXXX outside ASCII becomes '?'. */
+static char *jstring(struct jparser *jp)
+{
+	size_t len = 0, cap = 16;
+	char *s = malloc(cap);
+
+	while (s && *jp->p != '"') {
+		char c = *jp->p++;
+
+		if (!c || (unsigned char)c < 0x20)
+			goto bad;
+		if (c == '\\') {
+			c = *jp->p++;
+			switch (c) {
+			case '"': case '\\': case '/':
+				break;
+			case 'b': c = '\b'; break;
+			case 'f': c = '\f'; break;
+			case 'n': c = '\n'; break;
+			case 'r': c = '\r'; break;
+			case 't': c = '\t'; break;
+			case 'u': {
+				unsigned cp = 0;
+
+				for (int i = 0; i < 4; i++, jp->p++) {
+					if (!isxdigit((unsigned char)*jp->p))
+						goto bad;
+					cp = cp * 16 + (unsigned)(isdigit((unsigned char)*jp->p) ?
+						*jp->p - '0' : tolower((unsigned char)*jp->p) - 'a' + 10);
+				}
+				c = cp < 0x80 ? (char)cp : '?';
+				break;
+			}
+			default:
+				goto bad;
+			}
+		}
+		if (len + 2 > cap) {
+			char *t = realloc(s, cap *= 2);
+
+			if (!t)
+				goto bad;
+			s = t;
+		}
+		s[len++] = c;
+	}
+	if (!s)
+		return NULL;
+	jp->p++;
+	s[len] = 0;
+	return s;
+bad:
+	free(s);
+	return NULL;
+}
+
+static int jvalue(struct jparser *jp, struct jv *v);
+
+/* An array or object after its opening bracket. */
+static int jmembers(struct jparser *jp, struct jv *v, bool object)
+{
+	char close = object ? '}' : ']';
+	int cap = 0;
+
+	v->type = object ? J_OBJ : J_ARR;
+	jskip(jp);
+	if (*jp->p == close) {
+		jp->p++;
+		return 0;
+	}
+	for (;;) {
+		char *key = NULL;
+
+		if (v->n == cap) {
+			struct jv *kids = realloc(v->kids, (size_t)(cap = cap ? 2 * cap : 8) * sizeof(*kids));
+			char **keys = object ? realloc(v->keys, (size_t)cap * sizeof(*keys)) : NULL;
+
+			if (kids)
+				v->kids = kids;
+			if (keys)
+				v->keys = keys;
+			if (!kids || (object && !keys))
+				return -1;
+		}
+		jskip(jp);
+		if (object) {
+			if (*jp->p != '"')
+				return -1;
+			jp->p++;
+			key = jstring(jp);
+			if (!key)
+				return -1;
+			jskip(jp);
+			if (*jp->p != ':') {
+				free(key);
+				return -1;
+			}
+			jp->p++;
+			v->keys[v->n] = key;
+		}
+		memset(&v->kids[v->n], 0, sizeof(v->kids[v->n]));
+		v->n++;
+		if (jvalue(jp, &v->kids[v->n - 1]))
+			return -1;
+		jskip(jp);
+		if (*jp->p == close) {
+			jp->p++;
+			return 0;
+		}
+		if (*jp->p != ',')
+			return -1;
+		jp->p++;
+	}
+}
+
+static int jvalue(struct jparser *jp, struct jv *v)
+{
+	int rc = -1;
+
+	if (++jp->depth > 16)
+		return -1;
+	jskip(jp);
+	if (*jp->p == '{' || *jp->p == '[') {
+		bool object = *jp->p++ == '{';
+
+		rc = jmembers(jp, v, object);
+	} else if (*jp->p == '"') {
+		jp->p++;
+		v->type = J_STR;
+		v->str = jstring(jp);
+		rc = v->str ? 0 : -1;
+	} else if (!strncmp(jp->p, "true", 4) || !strncmp(jp->p, "false", 5)) {
+		v->type = J_BOOL;
+		v->num = *jp->p == 't';
+		jp->p += *jp->p == 't' ? 4 : 5;
+		rc = 0;
+	} else if (!strncmp(jp->p, "null", 4)) {
+		v->type = J_NULL;
+		jp->p += 4;
+		rc = 0;
+	} else if (*jp->p == '-' || isdigit((unsigned char)*jp->p)) {
+		char *end;
+
+		v->type = J_NUM;
+		v->num = strtod(jp->p, &end);
+		rc = end == jp->p ? -1 : 0;
+		jp->p = end;
+	}
+	jp->depth--;
+	return rc;
+}
+
+/* Parses one whole JSON text into *v (free with jv_free, also on failure). */
+static int json_parse(const char *text, struct jv *v)
+{
+	struct jparser jp = { .p = text };
+
+	memset(v, 0, sizeof(*v));
+	if (jvalue(&jp, v))
+		return -1;
+	jskip(&jp);
+	return *jp.p ? -1 : 0;
+}
+
+static const struct jv *jget(const struct jv *o, const char *key)
+{
+	if (o->type != J_OBJ)
+		return NULL;
+	for (int i = 0; i < o->n; i++)
+		if (!strcmp(o->keys[i], key))
+			return &o->kids[i];
+	return NULL;
+}
+
+/* The number at o[key]; false when missing or not a number. */
+static bool jnum(const struct jv *o, const char *key, double *x)
+{
+	const struct jv *v = jget(o, key);
+
+	if (!v || v->type != J_NUM)
+		return false;
+	*x = v->num;
+	return true;
+}
+
+/* ---- the series of one run ---- */
+
+struct series {
+	char name[96];
+	double *t, *v;
+	int n, cap;
+};
+
+struct seriesset {
+	struct series *s;
+	int n, cap;
+};
+
+/* One sample of one lruvec: pages per generation from seq0 on (gens), or the four lists. */
+struct lvrow {
+	double t;
+	long long seq0;
+	int n;
+	double *v;
+};
+
+struct lvec {
+	char memcg[96];
+	int node;
+	bool gens;		/* MGLRU generations, else classic lists */
+	struct lvrow *rows;
+	int n, cap;
+};
+
+struct prun {
+	char label[192];	/* the policy, with options and a number if needed */
+	struct seriesset mem;	/* memory.current (bytes) per memcg */
+	struct seriesset ops;	/* cumulative operations per workload */
+	struct seriesset refault; /* "file", "anon": cumulative workingset refaults */
+	int nr_stats;
+	struct lvec *lv;
+	int nlv, caplv;
+};
+
+static const char *const list_names[4] = {
+	"inactive_anon", "active_anon", "inactive_file", "active_file",
+};
+
+static void *grow(void *p, int *cap, int n, size_t size)
+{
+	void *q;
+
+	if (n < *cap)
+		return p;
+	q = realloc(p, (size_t)(*cap ? 2 * *cap : 16) * size);
+	if (q)
+		*cap = *cap ? 2 * *cap : 16;
+	return q;
+}
+
+static struct series *series_get(struct seriesset *ss, const char *name)
+{
+	struct series *s;
+
+	for (int i = 0; i < ss->n; i++)
+		if (!strcmp(ss->s[i].name, name))
+			return &ss->s[i];
+	s = grow(ss->s, &ss->cap, ss->n, sizeof(*s));
+	if (!s)
+		return NULL;
+	ss->s = s;
+	s = &ss->s[ss->n++];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	return s;
+}
+
+static int series_add(struct seriesset *ss, const char *name, double t, double v)
+{
+	struct series *s = series_get(ss, name);
+	double *tt, *vv;
+	int cap;
+
+	if (!s)
+		return -1;
+	cap = s->cap;
+	tt = grow(s->t, &cap, s->n, sizeof(*tt));
+	if (!tt)
+		return -1;
+	s->t = tt;
+	cap = s->cap;
+	vv = grow(s->v, &cap, s->n, sizeof(*vv));
+	if (!vv)
+		return -1;
+	s->v = vv;
+	s->cap = cap;
+	s->t[s->n] = t;
+	s->v[s->n++] = v;
+	return 0;
+}
+
+static void seriesset_free(struct seriesset *ss)
+{
+	for (int i = 0; i < ss->n; i++) {
+		free(ss->s[i].t);
+		free(ss->s[i].v);
+	}
+	free(ss->s);
+}
+
+static void prun_free(struct prun *r)
+{
+	seriesset_free(&r->mem);
+	seriesset_free(&r->ops);
+	seriesset_free(&r->refault);
+	for (int i = 0; i < r->nlv; i++) {
+		for (int k = 0; k < r->lv[i].n; k++)
+			free(r->lv[i].rows[k].v);
+		free(r->lv[i].rows);
+	}
+	free(r->lv);
+}
+
+static struct lvec *lvec_get(struct prun *r, const char *memcg, int node, bool gens)
+{
+	struct lvec *lv;
+
+	for (int i = 0; i < r->nlv; i++)
+		if (!strcmp(r->lv[i].memcg, memcg) && r->lv[i].node == node && r->lv[i].gens == gens)
+			return &r->lv[i];
+	lv = grow(r->lv, &r->caplv, r->nlv, sizeof(*lv));
+	if (!lv)
+		return NULL;
+	r->lv = lv;
+	lv = &r->lv[r->nlv++];
+	memset(lv, 0, sizeof(*lv));
+	snprintf(lv->memcg, sizeof(lv->memcg), "%s", memcg);
+	lv->node = node;
+	lv->gens = gens;
+	return lv;
+}
+
+/* Every number in the object o (name -> value) into ss at time t. */
+static int add_map(struct seriesset *ss, const struct jv *o, double t)
+{
+	if (!o || o->type != J_OBJ)
+		return -1;
+	for (int i = 0; i < o->n; i++)
+		if (o->kids[i].type != J_NUM || series_add(ss, o->keys[i], t, o->kids[i].num))
+			return -1;
+	return 0;
+}
+
+/* A "gens" or "lists" row. */
+static int add_lruvec_row(struct prun *r, const struct jv *o, double t, bool gens)
+{
+	const struct jv *memcg = jget(o, "memcg"), *g = jget(o, "gens");
+	struct lvrow row = { .t = t };
+	struct lvec *lv;
+	double node;
+
+	if (!memcg || memcg->type != J_STR || !jnum(o, "node", &node))
+		return -1;
+	if (gens) {
+		long long lo = 0, hi = -1;
+
+		if (!g || g->type != J_ARR)
+			return -1;
+		for (int i = 0; i < g->n; i++) {
+			double seq;
+
+			if (!jnum(&g->kids[i], "seq", &seq) || seq < 0)
+				return -1;
+			if (!i || (long long)seq < lo)
+				lo = (long long)seq;
+			if (!i || (long long)seq > hi)
+				hi = (long long)seq;
+		}
+		if (hi - lo > 1 << 20)
+			return -1;
+		row.seq0 = lo;
+		row.n = (int)(hi - lo + 1);
+		row.v = calloc((size_t)(row.n ? row.n : 1), sizeof(*row.v));
+		if (!row.v)
+			return -1;
+		for (int i = 0; i < g->n; i++) {
+			double seq, anon, file;
+
+			if (!jnum(&g->kids[i], "seq", &seq) || !jnum(&g->kids[i], "anon", &anon) ||
+			    !jnum(&g->kids[i], "file", &file)) {
+				free(row.v);
+				return -1;
+			}
+			row.v[(long long)seq - lo] += anon + file;
+		}
+	} else {
+		row.n = 4;
+		row.v = calloc(4, sizeof(*row.v));
+		if (!row.v)
+			return -1;
+		for (int i = 0; i < 4; i++)
+			if (!jnum(o, list_names[i], &row.v[i])) {
+				free(row.v);
+				return -1;
+			}
+	}
+	lv = lvec_get(r, memcg->str, (int)node, gens);
+	if (lv) {
+		struct lvrow *rows = grow(lv->rows, &lv->cap, lv->n, sizeof(*rows));
+
+		if (rows) {
+			lv->rows = rows;
+			lv->rows[lv->n++] = row;
+			return 0;
+		}
+	}
+	free(row.v);
+	return -1;
+}
+
+/* One sample row; rows of other kinds are skipped. */
+static int add_sample(struct prun *r, const char *text)
+{
+	struct jv o;
+	const struct jv *kind;
+	double t, x;
+	int rc = -1;
+
+	if (json_parse(text, &o) || o.type != J_OBJ)
+		goto out;
+	kind = jget(&o, "kind");
+	if (!kind || kind->type != J_STR || !jnum(&o, "t", &t))
+		goto out;
+	if (!strcmp(kind->str, "stats")) {
+		if (!jnum(&o, "workingset_refault_file", &x) ||
+		    series_add(&r->refault, "file", t, x) ||
+		    !jnum(&o, "workingset_refault_anon", &x) ||
+		    series_add(&r->refault, "anon", t, x) ||
+		    add_map(&r->mem, jget(&o, "memory_current"), t) ||
+		    add_map(&r->ops, jget(&o, "ops"), t))
+			goto out;
+		r->nr_stats++;
+		rc = 0;
+	} else if (!strcmp(kind->str, "gens") || !strcmp(kind->str, "lists")) {
+		rc = add_lruvec_row(r, &o, t, !strcmp(kind->str, "gens"));
+	} else {
+		rc = 0;
+	}
+out:
+	jv_free(&o);
+	return rc;
+}
+
+/* ---- the gnuplot script ---- */
+
+/* A gnuplot single-quoted string ('' is a quote). */
+static void gp_str(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
+	}
+	fputc('\'', f);
+}
+
+/* Policy colours (lines), generation colours (bands, by seq), list colours. */
+static const char *const policy_colors[] = {
+	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+	"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+};
+#define NR_POLICY_COLORS (int)(sizeof(policy_colors) / sizeof(policy_colors[0]))
+static const char *const gen_colors[] = {
+	"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
+	"#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
+};
+#define NR_GEN_COLORS (int)(sizeof(gen_colors) / sizeof(gen_colors[0]))
+static const char *const list_colors[4] = { "#f4a582", "#b2182b", "#92c5de", "#2166ac" };
+
+enum what { W_GENS, W_MEMORY, W_THROUGHPUT, W_REFAULTS };
+static const char *const what_names[] = { "gens", "memory", "throughput", "refaults" };
+
+struct plot {
+	struct prun *runs;
+	int nr_runs;
+	bool png;
+	const char *out;
+	const char *title;	/* scenario, scale */
+	int nblock;		/* datablocks written */
+	double ymax;		/* the largest y in them since it was last reset */
+};
+
+static void gp_header(FILE *f, const struct plot *p, int width, int height)
+{
+	fprintf(f, "# mmemu plot: %s\nset encoding utf8\n", p->title);
+	if (p->png)
+		fprintf(f,
+			"if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+			"  set terminal pngcairo size %d,%d font 'sans,10' noenhanced background rgb 'white'\n"
+			"} else {\n"
+			"  set terminal png size %d,%d noenhanced background rgb 'white'\n"
+			"}\n",
+			width, height, width, height);
+	else
+		fprintf(f, "set terminal svg size %d,%d dynamic font 'sans,11' noenhanced "
+			   "background rgb 'white'\n", width, height);
+	fprintf(f, "set output ");
+	gp_str(f, p->out);
+	fprintf(f, "\nset grid lc rgb '#dddddd'\nset border lc rgb '#555555'\n"
+		   "set xlabel 'time (s)'\nset xrange [0:*]\nset autoscale xfixmax\nset yrange [0:*]\n"
+		   "set key top left box opaque font ',9'\n");
+}
+
+static void gp_footer(FILE *f, bool multiplot)
+{
+	if (multiplot)
+		fprintf(f, "unset multiplot\n");
+	fprintf(f, "unset output\n");
+}
+
+/*
+ * A datablock of (t, y) points of s; a rate (differences from t = 0 and a
+ * zero count) when rate is set. Returns its number.
+ */
+static int gp_block(FILE *f, struct plot *p, const struct series *s, double scale, bool rate)
+{
+	double t0 = 0, v0 = 0;
+
+	fprintf(f, "$d%d << EOD\n", p->nblock);
+	for (int i = 0; i < s->n; i++) {
+		double y;
+
+		if (!rate) {
+			y = s->v[i] * scale;
+		} else if (s->t[i] > t0) {
+			y = (s->v[i] - v0) / (s->t[i] - t0) * scale;
+			t0 = s->t[i];
+			v0 = s->v[i];
+		} else {
+			continue;
+		}
+		fprintf(f, "%.6f %.10g\n", s->t[i], y);
+		if (y > p->ymax)
+			p->ymax = y;
+	}
+	fprintf(f, "EOD\n");
+	return p->nblock++;
+}
+
+static void gp_line(FILE *f, bool first, int block, int color, int dash, const char *title)
+{
+	fprintf(f, "%s $d%d using 1:2 with lines lw 2 lc rgb '%s' dt %d title ", first ? "plot" : ",",
+		block, policy_colors[color % NR_POLICY_COLORS], dash % 5 + 1);
+	gp_str(f, title);
+	fprintf(f, " \\\n");
+}
+
+/* The names in set `which` of every run, first-seen order. */
+static int union_names(const struct plot *p, size_t off, char (*names)[96], int max)
+{
+	int n = 0;
+
+	for (int r = 0; r < p->nr_runs; r++) {
+		const struct seriesset *ss = (const void *)((const char *)&p->runs[r] + off);
+
+		for (int i = 0; i < ss->n; i++) {
+			int k;
+
+			for (k = 0; k < n && strcmp(names[k], ss->s[i].name); k++)
+				;
+			if (k == n && n < max)
+				snprintf(names[n++], sizeof(names[0]), "%s", ss->s[i].name);
+		}
+	}
+	return n;
+}
+
+static const struct series *find_series(const struct seriesset *ss, const char *name)
+{
+	for (int i = 0; i < ss->n; i++)
+		if (!strcmp(ss->s[i].name, name))
+			return &ss->s[i];
+	return NULL;
+}
+
+#define MAX_NAMES 64
+
+static void plot_memory(FILE *f, struct plot *p)
+{
+	char names[MAX_NAMES][96];
+	int n = union_names(p, offsetof(struct prun, mem), names, MAX_NAMES);
+	bool first = true;
+
+	gp_header(f, p, 1000, 600);
+	fprintf(f, "set title ");
+	gp_str(f, "memory.current per memcg \xe2\x80\x94 ");
+	fprintf(f, " . ");
+	gp_str(f, p->title);
+	fprintf(f, "\nset ylabel 'MiB'\nset key outside right top\n");
+	/* the data first: a datablock cannot start inside a plot command */
+	p->ymax = 0;
+	for (int pass = 0, block = p->nblock; pass < 2; pass++) {
+		if (pass)	/* all zero: a range gnuplot need not warn about */
+			fprintf(f, "set yrange [0:%s]\n", p->ymax > 0 ? "*" : "1");
+		for (int r = 0; r < p->nr_runs; r++)
+			for (int m = 0; m < n; m++) {
+				const struct series *s = find_series(&p->runs[r].mem, names[m]);
+				char title[320];
+
+				if (!s)
+					continue;
+				if (!pass) {
+					gp_block(f, p, s, 1.0 / (1 << 20), false);
+					continue;
+				}
+				snprintf(title, sizeof(title), "%s %.95s", p->runs[r].label, names[m]);
+				gp_line(f, first, block++, r, m, title);
+				first = false;
+			}
+	}
+	fprintf(f, "\n");
+	gp_footer(f, false);
+}
+
+/* One panel per name (workload, or refault type), one line per run. */
+static void plot_panels(FILE *f, struct plot *p, size_t off, const char *what,
+			const char *panel_fmt, const char *ylabel)
+{
+	char names[MAX_NAMES][96];
+	int n = union_names(p, off, names, MAX_NAMES);
+
+	gp_header(f, p, 1000, 120 + 300 * n);
+	fprintf(f, "set format y '%%.0f'\nset ylabel ");
+	gp_str(f, ylabel);
+	fprintf(f, "\nset key outside right top\nset multiplot layout %d,1 title ", n);
+	gp_str(f, what);
+	fprintf(f, " . ' \xe2\x80\x94 ' . ");
+	gp_str(f, p->title);
+	fprintf(f, "\n");
+	for (int k = 0; k < n; k++) {
+		char title[160];
+		bool first = true;
+
+		snprintf(title, sizeof(title), panel_fmt, names[k]);
+		fprintf(f, "set title ");
+		gp_str(f, title);
+		fprintf(f, "\n");
+		p->ymax = 0;
+		for (int pass = 0, block = p->nblock; pass < 2; pass++) {
+			if (pass)	/* all zero: a range gnuplot need not warn about */
+				fprintf(f, "set yrange [0:%s]\n", p->ymax > 0 ? "*" : "1");
+			for (int r = 0; r < p->nr_runs; r++) {
+				const struct series *s = find_series(
+					(const void *)((const char *)&p->runs[r] + off), names[k]);
+
+				if (!s)
+					continue;
+				if (!pass)
+					gp_block(f, p, s, 1, true);
+				else
+					gp_line(f, first, block++, r, 0, p->runs[r].label);
+				first = !pass;
+			}
+		}
+		fprintf(f, "\n");
+	}
+	gp_footer(f, true);
+}
+
+/* ---- gens ---- */
+
+static bool lvec_empty(const struct lvec *lv)
+{
+	for (int k = 0; k < lv->n; k++)
+		for (int i = 0; i < lv->rows[k].n; i++)
+			if (lv->rows[k].v[i] != 0)
+				return false;
+	return true;
+}
+
+static const struct lvec *find_lvec(const struct prun *r, const char *memcg, int node)
+{
+	for (int i = 0; i < r->nlv; i++)
+		if (!strcmp(r->lv[i].memcg, memcg) && r->lv[i].node == node)
+			return &r->lv[i];
+	return NULL;
+}
+
+/*
+ * One lruvec of one run: bands stacked oldest at the bottom (generations
+ * by seq, or the four lists), the total on top, and each wide enough
+ * generation labelled with its seq where it is widest.
+ */
+static void gens_panel(FILE *f, struct plot *p, const struct prun *r, const struct lvec *lv)
+{
+	long long lo = 0, hi = -1;
+	int nb, block = p->nblock++;
+	double ymax = 0, tmax = 0;
+	double *best_w, *best_t, *best_y;
+	char title[512];
+
+	if (lv->gens) {
+		for (int k = 0; k < lv->n; k++) {
+			if (!k || lv->rows[k].seq0 < lo)
+				lo = lv->rows[k].seq0;
+			if (!k || lv->rows[k].seq0 + lv->rows[k].n - 1 > hi)
+				hi = lv->rows[k].seq0 + lv->rows[k].n - 1;
+		}
+		nb = (int)(hi - lo + 1);
+	} else {
+		nb = 4;
+	}
+	if (nb < 0)
+		nb = 0;
+	best_w = calloc((size_t)nb + 1, sizeof(double));
+	best_t = calloc((size_t)nb + 1, sizeof(double));
+	best_y = calloc((size_t)nb + 1, sizeof(double));
+
+	/* columns: t, 0, then the top of each band */
+	fprintf(f, "$d%d << EOD\n", block);
+	for (int k = 0; k < lv->n; k++) {
+		const struct lvrow *row = &lv->rows[k];
+		double cum = 0;
+
+		fprintf(f, "%.6f 0", row->t);
+		for (int b = 0; b < nb; b++) {
+			long long i = lv->gens ? lo + b - row->seq0 : b;
+			double w = i >= 0 && i < row->n ? row->v[i] : 0;
+
+			if (best_w && w > best_w[b]) {
+				best_w[b] = w;
+				best_t[b] = row->t;
+				best_y[b] = cum + w / 2;
+			}
+			cum += w;
+			fprintf(f, " %.10g", cum);
+		}
+		if (cum > ymax)
+			ymax = cum;
+		if (row->t > tmax)
+			tmax = row->t;
+		fprintf(f, "\n");
+	}
+	fprintf(f, "EOD\n");
+
+	snprintf(title, sizeof(title), "memcg %s node %d \xe2\x80\x94 %s", lv->memcg, lv->node,
+		 r->label);
+	fprintf(f, "set title ");
+	gp_str(f, title);
+	fprintf(f, "\nunset label\n");
+	/*
+	 * Labels near either end of the time axis are aligned to stay inside;
+	 * one that would overlap a label already placed is left out.
+	 */
+	if (lv->gens && best_w)
+		for (int b = 0, placed = 0; b < nb; b++) {
+			bool clash = false;
+
+			if (!(best_w[b] > 0 && best_w[b] >= 0.06 * ymax))
+				continue;
+			for (int q = 0; q < placed && !clash; q++)
+				clash = fabs(best_t[q] - best_t[b]) < 0.08 * tmax &&
+					fabs(best_y[q] - best_y[b]) < 0.06 * ymax;
+			if (clash)
+				continue;
+			fprintf(f, "set label 'seq %lld' at %.6f,%.10g %s front font ',8'\n",
+				lo + b, best_t[b], best_y[b],
+				best_t[b] > 0.85 * tmax ? "right" :
+				best_t[b] < 0.15 * tmax ? "left" : "center");
+			/* the placed labels move to the front of the arrays */
+			best_t[placed] = best_t[b];
+			best_y[placed++] = best_y[b];
+		}
+	/* head room for the key (classic) */
+	fprintf(f, "set yrange [0:%.10g]\n", ymax > 0 ? ymax * (lv->gens ? 1.05 : 1.3) : 1.0);
+	if (lv->gens)
+		fprintf(f, "unset key\n");
+	else
+		fprintf(f, "set key top left box opaque font ',8' maxrows 2\n");
+	fprintf(f, "plot");
+	for (int b = 0; b < nb; b++) {
+		if (best_w && best_w[b] == 0 && lv->gens)
+			continue;
+		fprintf(f, " $d%d using 1:%d:%d with filledcurves fs solid 0.85 border lc rgb 'white' "
+			   "fc rgb '%s' ",
+			block, b + 2, b + 3,
+			lv->gens ? gen_colors[(lo + b) % NR_GEN_COLORS] : list_colors[b]);
+		if (lv->gens) {
+			fprintf(f, "notitle");
+		} else {
+			fprintf(f, "title ");
+			gp_str(f, list_names[b]);
+		}
+		fprintf(f, ", \\\n    ");
+	}
+	fprintf(f, " $d%d using 1:%d with lines lw 1 lc rgb '#333333' title 'total'\n", block,
+		nb + 2);
+	free(best_w);
+	free(best_t);
+	free(best_y);
+}
+
+struct lkey {
+	char memcg[96];
+	int node;
+};
+
+static int plot_gens(FILE *f, struct plot *p)
+{
+	struct lkey keys[MAX_NAMES];
+	int nk = 0, rows = 0;
+
+	/* the lruvecs with pages in any run, first-seen order */
+	for (int r = 0; r < p->nr_runs; r++)
+		for (int i = 0; i < p->runs[r].nlv; i++) {
+			const struct lvec *lv = &p->runs[r].lv[i];
+			int k;
+
+			for (k = 0; k < nk && (strcmp(keys[k].memcg, lv->memcg) ||
+					       keys[k].node != lv->node); k++)
+				;
+			if (k == nk && nk < MAX_NAMES && !lvec_empty(lv)) {
+				snprintf(keys[nk].memcg, sizeof(keys[nk].memcg), "%s", lv->memcg);
+				keys[nk++].node = lv->node;
+			}
+		}
+	if (!nk) {
+		for (int r = 0; r < p->nr_runs && !nk; r++)
+			if (p->runs[r].nlv) {
+				snprintf(keys[0].memcg, sizeof(keys[0].memcg), "%s", p->runs[r].lv[0].memcg);
+				keys[nk++].node = p->runs[r].lv[0].node;
+			}
+		if (!nk)
+			return -1;
+	}
+	for (int r = 0; r < p->nr_runs; r++)
+		rows += p->runs[r].nlv > 0;
+
+	gp_header(f, p, 40 + 560 * nk, 80 + 330 * rows);
+	fprintf(f, "set format y '%%.0f'\nset ylabel 'pages'\nset multiplot layout %d,%d title ", rows, nk);
+	gp_str(f, "lruvec sizes over time (anon + file pages): MGLRU generations stacked, "
+		  "oldest at the bottom, labelled by seq; classic: its four lists \xe2\x80\x94 ");
+	fprintf(f, " . ");
+	gp_str(f, p->title);
+	fprintf(f, "\n");
+	for (int r = 0; r < p->nr_runs; r++) {
+		if (!p->runs[r].nlv)
+			continue;
+		for (int k = 0; k < nk; k++) {
+			const struct lvec *lv = find_lvec(&p->runs[r], keys[k].memcg, keys[k].node);
+
+			if (lv)
+				gens_panel(f, p, &p->runs[r], lv);
+			else
+				fprintf(f, "set multiplot next\n");
+		}
+	}
+	gp_footer(f, true);
+	return 0;
+}
+
+/* ---- the command ---- */
+
+__attribute__((format(printf, 1, 2)))
+static int fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "mmemu: plot: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	return 2;
+}
+
+static void plot_usage(FILE *f)
+{
+	fprintf(f, "usage: mmemu plot FILE... [--what gens|memory|throughput|refaults] "
+		   "[-o OUT.svg|OUT.png] [--script FILE]\n");
+}
+
+/* The gnuplot on PATH, in a static buffer; NULL if none. */
+static const char *find_gnuplot(void)
+{
+	static char path[4096];
+	const char *dirs = getenv("PATH");
+
+	if (!dirs)
+		dirs = "/usr/local/bin:/usr/bin:/bin";
+	while (*dirs) {
+		size_t len = strcspn(dirs, ":");
+
+		snprintf(path, sizeof(path), "%.*s/gnuplot", (int)(len ? len : 1), len ? dirs : ".");
+		if (!access(path, X_OK))
+			return path;
+		dirs += len + (dirs[len] == ':');
+	}
+	return NULL;
+}
+
+/* Reads a saved file's runs into p; a message and 2 when it is not one. */
+static int load_file(struct plot *p, const char *path, char *title, size_t titlelen)
+{
+	FILE *f = fopen(path, "rb");
+	Mmemu__Invocation *inv;
+	char why[256];
+	int rc = 0;
+
+	if (!f) {
+		fprintf(stderr, "mmemu: plot: cannot open '%s': %s\n", path, strerror(errno));
+		return 2;
+	}
+	inv = result_file_read(f, why, sizeof(why));
+	fclose(f);
+	if (inv && !inv->n_runs) {
+		mmemu__invocation__free_unpacked(inv, NULL);
+		inv = NULL;
+		snprintf(why, sizeof(why), "holds no runs");
+	}
+	if (!inv) {
+		fprintf(stderr, "mmemu: plot: '%s': %s\n", path, why);
+		return 2;
+	}
+	if (!title[0])
+		snprintf(title, titlelen, "%s, scale %g", inv->scenario_name, inv->scale);
+	for (size_t i = 0; i < inv->n_runs && !rc; i++) {
+		const Mmemu__Run *run = inv->runs[i];
+		struct prun *runs = realloc(p->runs, (size_t)(p->nr_runs + 1) * sizeof(*runs)), *r;
+
+		if (!runs) {
+			rc = fail("%s", "out of memory");
+			break;
+		}
+		p->runs = runs;
+		r = &p->runs[p->nr_runs++];
+		memset(r, 0, sizeof(*r));
+		if (run->options && run->options[0])
+			snprintf(r->label, sizeof(r->label), "%s (%s)", run->policy, run->options);
+		else
+			snprintf(r->label, sizeof(r->label), "%s", run->policy);
+		for (size_t s = 0; s < run->n_samples; s++)
+			if (add_sample(r, run->samples[s])) {
+				fprintf(stderr, "mmemu: plot: '%s': run %zu (%s): sample %zu is not "
+						"a sample row: %.80s\n",
+					path, i + 1, run->policy, s + 1, run->samples[s]);
+				rc = 2;
+				break;
+			}
+	}
+	mmemu__invocation__free_unpacked(inv, NULL);
+	return rc;
+}
+
+/* Same labels get the run's number, so every line has its own name. */
+static void unique_labels(struct plot *p)
+{
+	for (int r = 0; r < p->nr_runs; r++) {
+		bool dup = false;
+
+		for (int q = 0; q < p->nr_runs; q++)
+			dup |= q != r && !strcmp(p->runs[q].label, p->runs[r].label);
+		if (dup) {
+			size_t len = strlen(p->runs[r].label);
+
+			snprintf(p->runs[r].label + len, sizeof(p->runs[r].label) - len, " #%d", r + 1);
+		}
+	}
+}
+
+static int write_file(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "w");
+	int rc = 0;
+
+	if (!f)
+		return -errno;
+	if (fwrite(text, 1, len, f) != len)
+		rc = -EIO;
+	if (fclose(f) && !rc)
+		rc = -errno;
+	return rc;
+}
+
+/* Runs gnuplot on script; its exit status, or -1. */
+static int run_gnuplot(const char *gnuplot, const char *script)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execl(gnuplot, "gnuplot", script, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcasecmp(s + a - b, suffix);
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "what", required_argument, NULL, 'w' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "script", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *what_arg = "gens", *out = NULL, *script_out = NULL, *gnuplot, *tmp;
+	char default_out[32], title[256] = "", dir[4096], script[4200];
+	struct plot p = { 0 };
+	enum what what = W_GENS;
+	char *text = NULL;
+	size_t len = 0;
+	int opt, rc = 0, nw;
+	FILE *f;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "w:o:h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'w':
+			what_arg = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 's':
+			script_out = optarg;
+			break;
+		case 'h':
+			plot_usage(stdout);
+			return 0;
+		default:
+			plot_usage(stderr);
+			return 2;
+		}
+	}
+	for (nw = 0; nw < 4 && strcmp(what_arg, what_names[nw]); nw++)
+		;
+	if (nw == 4)
+		return fail("--what '%s': expected gens, memory, throughput or refaults", what_arg);
+	what = (enum what)nw;
+	if (optind >= argc) {
+		plot_usage(stderr);
+		return 2;
+	}
+	if (!out) {
+		snprintf(default_out, sizeof(default_out), "%s.svg", what_names[what]);
+		out = default_out;
+	}
+	if (ends_with(out, ".png"))
+		p.png = true;
+	else if (!ends_with(out, ".svg"))
+		return fail("-o '%s': expected a .svg or .png file", out);
+	p.out = out;
+
+	for (int i = optind; i < argc && !rc; i++)
+		rc = load_file(&p, argv[i], title, sizeof(title));
+	if (rc)
+		goto out;
+	unique_labels(&p);
+	p.title = title;
+	{
+		int have = 0;
+
+		for (int r = 0; r < p.nr_runs; r++)
+			have += what == W_GENS ? p.runs[r].nlv : p.runs[r].nr_stats;
+		if (!have) {
+			rc = fail("%s: no samples of that kind in the runs (saved with --sample 0?)",
+				  what_names[what]);
+			goto out;
+		}
+	}
+
+	f = open_memstream(&text, &len);
+	if (!f) {
+		rc = fail("%s", "out of memory");
+		goto out;
+	}
+	switch (what) {
+	case W_GENS:
+		plot_gens(f, &p);
+		break;
+	case W_MEMORY:
+		plot_memory(f, &p);
+		break;
+	case W_THROUGHPUT:
+		plot_panels(f, &p, offsetof(struct prun, ops), "throughput", "workload %s",
+			    "ops/s");
+		break;
+	case W_REFAULTS:
+		plot_panels(f, &p, offsetof(struct prun, refault), "workingset refaults",
+			    "workingset_refault_%s", "pages/s");
+		break;
+	}
+	if (fclose(f)) {
+		rc = fail("%s", "out of memory");
+		goto out;
+	}
+	if (script_out && write_file(script_out, text, len)) {
+		rc = fail("--script '%s': cannot write it", script_out);
+		goto out;
+	}
+
+	gnuplot = find_gnuplot();
+	if (!gnuplot) {
+		fprintf(stderr, "mmemu: plot: gnuplot not found (apt-get install gnuplot-nox)\n");
+		rc = 2;
+		goto out;
+	}
+	tmp = getenv("TMPDIR");
+	snprintf(dir, sizeof(dir), "%s/mmemu-plot-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		rc = fail("cannot make a temporary directory: %s", strerror(errno));
+		goto out;
+	}
+	snprintf(script, sizeof(script), "%s/plot.gp", dir);
+	if (write_file(script, text, len)) {
+		rc = fail("cannot write '%s'", script);
+	} else {
+		struct stat st;
+		int status = run_gnuplot(gnuplot, script);
+
+		if (status || stat(out, &st) || !st.st_size) {
+			fprintf(stderr, "mmemu: plot: gnuplot failed (status %d) to write '%s'\n",
+				status, out);
+			unlink(out);
+			rc = 1;
+		}
+	}
+	unlink(script);
+	rmdir(dir);
+out:
+	free(text);
+	for (int r = 0; r < p.nr_runs; r++)
+		prun_free(&p.runs[r]);
+	free(p.runs);
+	return rc;
+}
