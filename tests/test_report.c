@@ -98,6 +98,25 @@ static void strip_host_seconds(char *s)
 	}
 }
 
+/*
+ * AddressSanitizer warns once per process that it cannot follow SimGrid's
+ * stack switches (google/sanitizers#189); that block is not mmemu's output.
+ */
+static const char *without_asan_notice(char *err)
+{
+	char *w = strstr(err, "WARNING: ASan is ignoring requested __asan_handle_no_return");
+
+	if (w) {
+		char *start = w, *end = strstr(w, "=====\n");
+
+		while (start > err && start[-1] != '\n')
+			start--;
+		end = end ? end + strspn(end, "=") + 1 : w + strlen(w);
+		memmove(start, end, strlen(end) + 1);
+	}
+	return err;
+}
+
 /* `run --format F --out P` and `report P --format F` print the same bytes. */
 static void check_round_trip(const char *format)
 {
@@ -108,7 +127,7 @@ static void check_round_trip(const char *format)
 	struct out r = run(run_args), p;
 
 	ck_assert_msg(r.status == 0, "run: status %d: %s", r.status, r.err);
-	ck_assert_str_eq(r.err, "");
+	ck_assert_str_eq(without_asan_notice(r.err), "");
 	p = run(report_args);
 	ck_assert_msg(p.status == 0, "report: status %d: %s", p.status, p.err);
 	ck_assert_str_eq(p.err, "");
