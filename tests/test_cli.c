@@ -6,69 +6,7 @@
 #include <string.h>
 
 #include "harness.h"
-
-static const char *mmemu(void)
-{
-	const char *m = getenv("MMEMU");
-
-#ifdef MMEMU_BIN
-	if (!m || !*m)
-		m = MMEMU_BIN;
-#endif
-	ck_assert_msg(m && *m, "MMEMU is not set (run through meson test)");
-	return m;
-}
-
-static char qs[4096];
-
-static const char *quickstart(void)
-{
-	snprintf(qs, sizeof(qs), "%s", harness_src_path("scenarios/quickstart.ini"));
-	return qs;
-}
-
-struct out {
-	int status;
-	char *out, *err;
-};
-
-static struct out run(const char *const *args)
-{
-	const char *argv[32];
-	struct out o;
-	int n = 0;
-
-	argv[n++] = mmemu();
-	for (; *args; args++) {
-		ck_assert_int_lt(n, 31);
-		argv[n++] = *args;
-	}
-	argv[n] = NULL;
-	o.status = harness_exec(argv, &o.out, &o.err);
-	return o;
-}
-
-static void out_free(struct out *o)
-{
-	free(o->out);
-	free(o->err);
-}
-
-/* Deletes the value after every "host_seconds": (the only host-dependent field). */
-static void strip_host_seconds(char *s)
-{
-	static const char key[] = "\"host_seconds\":";
-	char *p = s;
-
-	while ((p = strstr(p, key))) {
-		char *v = p + sizeof(key) - 1, *end = v;
-
-		while (*end && *end != ',' && *end != '}' && *end != '\n')
-			end++;
-		memmove(v, end, strlen(end) + 1);
-		p = v;
-	}
-}
+#include "tests/cli.h"
 
 /* Braces and brackets balance outside strings, and the text is one object. */
 static bool json_balanced(const char *s)
@@ -102,8 +40,8 @@ static bool json_balanced(const char *s)
 
 START_TEST(test_json_deterministic)
 {
-	const char *args[] = { "run", quickstart(), "--format", "json", "--scale", "1/32", NULL };
-	struct out a = run(args), b = run(args);
+	const char *args[] = { "run", cli_quickstart(), "--format", "json", "--scale", "1/32", NULL };
+	struct cli_out a = cli_run(args), b = cli_run(args);
 
 	ck_assert_msg(a.status == 0, "status %d: %s", a.status, a.err);
 	ck_assert_msg(b.status == 0, "status %d: %s", b.status, b.err);
@@ -111,53 +49,53 @@ START_TEST(test_json_deterministic)
 	ck_assert_ptr_nonnull(strstr(a.out, "\"host_seconds\""));
 	ck_assert_ptr_nonnull(strstr(a.out, "\"policy\": \"classic\""));
 	ck_assert_ptr_nonnull(strstr(a.out, "\"workingset_refault_file\""));
-	strip_host_seconds(a.out);
-	strip_host_seconds(b.out);
+	cli_strip_host_seconds(a.out);
+	cli_strip_host_seconds(b.out);
 	ck_assert_msg(strcmp(a.out, b.out) == 0, "two runs with the same seed differ");
-	out_free(&a);
-	out_free(&b);
+	cli_out_free(&a);
+	cli_out_free(&b);
 }
 END_TEST
 
 START_TEST(test_other_seed_differs)
 {
-	const char *args1[] = { "run", quickstart(), "--format", "json", "--scale", "1/32",
+	const char *args1[] = { "run", cli_quickstart(), "--format", "json", "--scale", "1/32",
 				"--policy", "classic", NULL };
-	const char *args2[] = { "run", quickstart(), "--format", "json", "--scale", "1/32",
+	const char *args2[] = { "run", cli_quickstart(), "--format", "json", "--scale", "1/32",
 				"--policy", "classic", "--seed", "2", NULL };
-	struct out a = run(args1), b = run(args2);
+	struct cli_out a = cli_run(args1), b = cli_run(args2);
 
 	ck_assert_msg(a.status == 0, "%s", a.err);
 	ck_assert_msg(b.status == 0, "%s", b.err);
 	ck_assert_ptr_nonnull(strstr(b.out, "\"seed\": 2"));
-	strip_host_seconds(a.out);
-	strip_host_seconds(b.out);
+	cli_strip_host_seconds(a.out);
+	cli_strip_host_seconds(b.out);
 	ck_assert_str_ne(a.out, b.out);
-	out_free(&a);
-	out_free(&b);
+	cli_out_free(&a);
+	cli_out_free(&b);
 }
 END_TEST
 
 START_TEST(test_json_reports_scale_used)
 {
-	const char *args[] = { "run", quickstart(), "--format", "json", "--scale", "1/32",
+	const char *args[] = { "run", cli_quickstart(), "--format", "json", "--scale", "1/32",
 			       "--policy", "classic", NULL };
-	struct out a = run(args);
+	struct cli_out a = cli_run(args);
 
 	ck_assert_msg(a.status == 0, "%s", a.err);
 	/* the sizes were divided by 32; the report must say so */
 	ck_assert_msg(strstr(a.out, "\"scale\": 0.03125"), "scale line: %.80s", a.out);
-	out_free(&a);
+	cli_out_free(&a);
 }
 END_TEST
 
 START_TEST(test_text_and_csv)
 {
-	const char *text_args[] = { "run", quickstart(), "--scale", "1/32", "--policy", "classic",
+	const char *text_args[] = { "run", cli_quickstart(), "--scale", "1/32", "--policy", "classic",
 				    NULL };
-	const char *csv_args[] = { "run", quickstart(), "--scale", "1/32", "--policy", "classic",
+	const char *csv_args[] = { "run", cli_quickstart(), "--scale", "1/32", "--policy", "classic",
 				   "--format", "csv", NULL };
-	struct out t = run(text_args), c = run(csv_args);
+	struct cli_out t = cli_run(text_args), c = cli_run(csv_args);
 
 	ck_assert_msg(t.status == 0, "%s", t.err);
 	ck_assert_ptr_nonnull(strstr(t.out, "quickstart"));
@@ -167,45 +105,45 @@ START_TEST(test_text_and_csv)
 	ck_assert_msg(!strncmp(c.out, "scenario,scale,policy,seed,group,key,value\n", 43), "%.80s",
 		      c.out);
 	ck_assert_ptr_nonnull(strstr(c.out, ",classic,1,vmstat,pgpgin,"));
-	out_free(&t);
-	out_free(&c);
+	cli_out_free(&t);
+	cli_out_free(&c);
 }
 END_TEST
 
 START_TEST(test_bad_set_value_exit_2)
 {
-	const char *args[] = { "run", quickstart(), "--scale", "1/32", "--set",
+	const char *args[] = { "run", cli_quickstart(), "--scale", "1/32", "--set",
 			       "memcg.app.max=banana", NULL };
-	struct out o = run(args);
+	struct cli_out o = cli_run(args);
 
 	ck_assert_int_eq(o.status, 2);
 	ck_assert_msg(strstr(o.err, "max") && strstr(o.err, "banana"), "stderr: %s", o.err);
 	ck_assert_str_eq(o.out, "");
-	out_free(&o);
+	cli_out_free(&o);
 }
 END_TEST
 
 START_TEST(test_unknown_policy_exit_2)
 {
-	const char *args[] = { "run", quickstart(), "--scale", "1/32", "--policy", "classic,lru-k",
+	const char *args[] = { "run", cli_quickstart(), "--scale", "1/32", "--policy", "classic,lru-k",
 			       NULL };
-	struct out o = run(args);
+	struct cli_out o = cli_run(args);
 
 	ck_assert_int_eq(o.status, 2);
 	ck_assert_msg(strstr(o.err, "lru-k"), "stderr: %s", o.err);
 	ck_assert_str_eq(o.out, "");
-	out_free(&o);
+	cli_out_free(&o);
 }
 END_TEST
 
 START_TEST(test_missing_scenario_exit_2)
 {
 	const char *args[] = { "run", "/nonexistent/nothing.ini", NULL };
-	struct out o = run(args);
+	struct cli_out o = cli_run(args);
 
 	ck_assert_int_eq(o.status, 2);
 	ck_assert_msg(strstr(o.err, "/nonexistent/nothing.ini"), "stderr: %s", o.err);
-	out_free(&o);
+	cli_out_free(&o);
 }
 END_TEST
 
@@ -225,18 +163,18 @@ START_TEST(test_bad_options_exit_2)
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		const char *args[6];
-		struct out o;
+		struct cli_out o;
 		int n;
 
 		for (n = 0; bad[i][n]; n++)
-			args[n] = !strcmp(bad[i][n], "X") ? quickstart() : bad[i][n];
+			args[n] = !strcmp(bad[i][n], "X") ? cli_quickstart() : bad[i][n];
 		args[n] = NULL;
-		o = run(args);
+		o = cli_run(args);
 		ck_assert_msg(o.status == 2, "case %zu (%s %s): status %d", i,
 			      bad[i][0] ? bad[i][0] : "-", bad[i][0] && bad[i][1] ? bad[i][1] : "-",
 			      o.status);
 		ck_assert_msg(*o.err, "case %zu: nothing on stderr", i);
-		out_free(&o);
+		cli_out_free(&o);
 	}
 }
 END_TEST
@@ -245,7 +183,7 @@ START_TEST(test_list)
 {
 	const char *args[] = { "list", NULL };
 	const char *help[] = { "--help", NULL };
-	struct out o = run(args), h = run(help);
+	struct cli_out o = cli_run(args), h = cli_run(help);
 
 	ck_assert_int_eq(o.status, 0);
 	ck_assert_ptr_nonnull(strstr(o.out, "classic"));
@@ -256,8 +194,8 @@ START_TEST(test_list)
 	ck_assert_ptr_nonnull(strstr(o.out, "nvme"));
 	ck_assert_int_eq(h.status, 0);
 	ck_assert_ptr_nonnull(strstr(h.out, "usage"));
-	out_free(&o);
-	out_free(&h);
+	cli_out_free(&o);
+	cli_out_free(&h);
 }
 END_TEST
 

@@ -11,56 +11,8 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "tests/cli.h"
 
-static const char *mmemu(void)
-{
-	const char *m = getenv("MMEMU");
-
-#ifdef MMEMU_BIN
-	if (!m || !*m)
-		m = MMEMU_BIN;
-#endif
-	ck_assert_msg(m && *m, "MMEMU is not set (run through meson test)");
-	return m;
-}
-
-static char qs[4096];
-
-static const char *quickstart(void)
-{
-	snprintf(qs, sizeof(qs), "%s", harness_src_path("scenarios/quickstart.ini"));
-	return qs;
-}
-
-struct out {
-	int status;	/* exit status, -1 if it did not exit */
-	char *out;	/* stdout */
-	char *err;	/* stderr */
-};
-
-static struct out run(const char *const *args)
-{
-	const char *argv[32];
-	struct out o;
-	int n = 0;
-
-	argv[n++] = mmemu();
-	for (; *args; args++) {
-		ck_assert_int_lt(n, 31);
-		argv[n++] = *args;
-	}
-	argv[n] = NULL;
-	o.status = harness_exec(argv, &o.out, &o.err);
-	return o;
-}
-
-static void out_free(struct out *o)
-{
-	free(o->out);
-	free(o->err);
-}
-
-/* A new temporary directory; the test removes what it made in it, then it. */
 static char *temp_dir(void)
 {
 	const char *dir = getenv("TMPDIR");
@@ -85,12 +37,12 @@ static char *path_in(const char *dir, const char *name)
 static char *saved_run(const char *dir)
 {
 	char *pb = path_in(dir, "r.pb");
-	const char *args[] = { "run", quickstart(), "--policy", "classic,mglru-old,mglru-budget",
+	const char *args[] = { "run", cli_quickstart(), "--policy", "classic,mglru-old,mglru-budget",
 			       "--scale", "1/32", "--out", pb, NULL };
-	struct out r = run(args);
+	struct cli_out r = cli_run(args);
 
 	ck_assert_msg(r.status == 0, "run: status %d: %s", r.status, r.err);
-	out_free(&r);
+	cli_out_free(&r);
 	return pb;
 }
 
@@ -140,14 +92,14 @@ static void check_kind(const char *what)
 
 	for (int png = 0; png < 2; png++) {
 		char name[64], *img;
-		struct out o;
+		struct cli_out o;
 
 		snprintf(name, sizeof(name), "%s.%s", what, png ? "png" : "svg");
 		img = path_in(dir, name);
 		{
 			const char *args[] = { "plot", pb, "--what", what, "-o", img, NULL };
 
-			o = run(args);
+			o = cli_run(args);
 		}
 		ck_assert_msg(o.status == 0, "plot --what %s -o %s: status %d: %s", what, name,
 			      o.status, o.err);
@@ -155,7 +107,7 @@ static void check_kind(const char *what)
 			check_png(img);
 		else
 			check_svg(img);
-		out_free(&o);
+		cli_out_free(&o);
 		unlink(img);
 		free(img);
 	}
@@ -194,7 +146,7 @@ START_TEST(test_plot_gens_panels)
 {
 	char *dir = temp_dir(), *pb = saved_run(dir), *svg = path_in(dir, "g.svg");
 	const char *args[] = { "plot", pb, "--what", "gens", "-o", svg, NULL };
-	struct out o = run(args);
+	struct cli_out o = cli_run(args);
 	FILE *f;
 	char *text = NULL;
 	size_t cap = 0;
@@ -212,7 +164,7 @@ START_TEST(test_plot_gens_panels)
 	ck_assert_ptr_nonnull(strstr(text, "time (s)"));
 	ck_assert_ptr_nonnull(strstr(text, "pages"));
 	free(text);
-	out_free(&o);
+	cli_out_free(&o);
 	unlink(svg);
 	unlink(pb);
 	free(svg);
@@ -225,18 +177,18 @@ END_TEST
 START_TEST(test_plot_bad_input_exit_2)
 {
 	char *dir = temp_dir(), *out = path_in(dir, "x.svg");
-	const char *bad_what[] = { "plot", quickstart(), "--what", "pie", "-o", out, NULL };
-	const char *not_pb[] = { "plot", quickstart(), "--what", "gens", "-o", out, NULL };
+	const char *bad_what[] = { "plot", cli_quickstart(), "--what", "pie", "-o", out, NULL };
+	const char *not_pb[] = { "plot", cli_quickstart(), "--what", "gens", "-o", out, NULL };
 	const char *missing[] = { "plot", "/nonexistent/r.pb", "-o", out, NULL };
-	const char *bad_ext[] = { "plot", quickstart(), "-o", "x.pdf", NULL };
+	const char *bad_ext[] = { "plot", cli_quickstart(), "-o", "x.pdf", NULL };
 	const char *no_file[] = { "plot", NULL };
-	struct out w = run(bad_what), n = run(not_pb), m = run(missing), e = run(bad_ext),
-		   z = run(no_file);
+	struct cli_out w = cli_run(bad_what), n = cli_run(not_pb), m = cli_run(missing), e = cli_run(bad_ext),
+		   z = cli_run(no_file);
 
 	ck_assert_int_eq(w.status, 2);
 	ck_assert_msg(strstr(w.err, "pie"), "stderr: %s", w.err);
 	ck_assert_int_eq(n.status, 2);
-	ck_assert_msg(strstr(n.err, quickstart()) && strstr(n.err, "not an mmemu result file"),
+	ck_assert_msg(strstr(n.err, cli_quickstart()) && strstr(n.err, "not an mmemu result file"),
 		      "stderr: %s", n.err);
 	ck_assert_int_eq(m.status, 2);
 	ck_assert_msg(strstr(m.err, "/nonexistent/r.pb"), "stderr: %s", m.err);
@@ -244,11 +196,11 @@ START_TEST(test_plot_bad_input_exit_2)
 	ck_assert_msg(strstr(e.err, "x.pdf"), "stderr: %s", e.err);
 	ck_assert_int_eq(z.status, 2);
 	ck_assert_int_ne(access(out, F_OK), 0);
-	out_free(&w);
-	out_free(&n);
-	out_free(&m);
-	out_free(&e);
-	out_free(&z);
+	cli_out_free(&w);
+	cli_out_free(&n);
+	cli_out_free(&m);
+	cli_out_free(&e);
+	cli_out_free(&z);
 	free(out);
 	ck_assert_int_eq(rmdir(dir), 0);
 	free(dir);
@@ -260,15 +212,15 @@ START_TEST(test_plot_no_gnuplot_exit_2)
 {
 	char *dir = temp_dir(), *pb = saved_run(dir), *out = path_in(dir, "g.svg");
 	const char *args[] = { "plot", pb, "-o", out, NULL };
-	struct out o;
+	struct cli_out o;
 
 	ck_assert_int_eq(setenv("PATH", dir, 1), 0);
-	o = run(args);
+	o = cli_run(args);
 	ck_assert_int_eq(o.status, 2);
 	ck_assert_msg(strstr(o.err, "gnuplot not found (apt-get install gnuplot-nox)"),
 		      "stderr: %s", o.err);
 	ck_assert_int_ne(access(out, F_OK), 0);
-	out_free(&o);
+	cli_out_free(&o);
 	unlink(pb);
 	free(pb);
 	free(out);

@@ -11,92 +11,7 @@
 #include <unistd.h>
 
 #include "harness.h"
-
-static const char *mmemu(void)
-{
-	const char *m = getenv("MMEMU");
-
-#ifdef MMEMU_BIN
-	if (!m || !*m)
-		m = MMEMU_BIN;
-#endif
-	ck_assert_msg(m && *m, "MMEMU is not set (run through meson test)");
-	return m;
-}
-
-static char qs[4096];
-
-static const char *quickstart(void)
-{
-	snprintf(qs, sizeof(qs), "%s", harness_src_path("scenarios/quickstart.ini"));
-	return qs;
-}
-
-struct out {
-	int status;	/* exit status, -1 if it did not exit */
-	char *out;	/* stdout */
-	char *err;	/* stderr */
-};
-
-static struct out run(const char *const *args)
-{
-	const char *argv[32];
-	struct out o;
-	int n = 0;
-
-	argv[n++] = mmemu();
-	for (; *args; args++) {
-		ck_assert_int_lt(n, 31);
-		argv[n++] = *args;
-	}
-	argv[n] = NULL;
-	o.status = harness_exec(argv, &o.out, &o.err);
-	return o;
-}
-
-static void out_free(struct out *o)
-{
-	free(o->out);
-	free(o->err);
-}
-
-/* A new empty temporary file "<dir>/mmemu-test-XXXXXX.pb"; the caller unlinks and frees it. */
-static char *temp_pb(void)
-{
-	const char *dir = getenv("TMPDIR");
-	char *path;
-	int fd;
-
-	if (!dir || !*dir)
-		dir = "/tmp";
-	ck_assert_int_gt(asprintf(&path, "%s/mmemu-test-XXXXXX.pb", dir), 0);
-	fd = mkstemps(path, 3);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	return path;
-}
-
-static void remove_temp(char *path)
-{
-	unlink(path);
-	free(path);
-}
-
-/* Deletes the value after every "host_seconds": (the only host-dependent field). */
-static void strip_host_seconds(char *s)
-{
-	static const char key[] = "\"host_seconds\":";
-	char *p = s;
-
-	while ((p = strstr(p, key))) {
-		char *v = p + sizeof(key) - 1, *end = v;
-
-		while (*end && *end != ',' && *end != '}' && *end != '\n')
-			end++;
-		memmove(v, end, strlen(end) + 1);
-		p = v;
-	}
-}
+#include "tests/cli.h"
 
 /*
  * AddressSanitizer warns once per process that it cannot follow SimGrid's
@@ -120,22 +35,22 @@ static const char *without_asan_notice(char *err)
 /* `run --format F --out P` and `report P --format F` print the same bytes. */
 static void check_round_trip(const char *format)
 {
-	char *pb = temp_pb();
-	const char *run_args[] = { "run", quickstart(), "--policy", "classic,mglru-budget",
+	char *pb = cli_temp_file(".pb");
+	const char *run_args[] = { "run", cli_quickstart(), "--policy", "classic,mglru-budget",
 				   "--scale", "1/32", "--format", format, "--out", pb, NULL };
 	const char *report_args[] = { "report", pb, "--format", format, NULL };
-	struct out r = run(run_args), p;
+	struct cli_out r = cli_run(run_args), p;
 
 	ck_assert_msg(r.status == 0, "run: status %d: %s", r.status, r.err);
 	ck_assert_str_eq(without_asan_notice(r.err), "");
-	p = run(report_args);
+	p = cli_run(report_args);
 	ck_assert_msg(p.status == 0, "report: status %d: %s", p.status, p.err);
 	ck_assert_str_eq(p.err, "");
 	ck_assert_msg(strcmp(r.out, p.out) == 0, "%s: report differs from run:\n%.600s\n---\n%.600s",
 		      format, r.out, p.out);
-	out_free(&r);
-	out_free(&p);
-	remove_temp(pb);
+	cli_out_free(&r);
+	cli_out_free(&p);
+	cli_remove_temp(pb);
 }
 
 START_TEST(test_text_round_trip)
@@ -159,74 +74,74 @@ END_TEST
 /* The default format is text, and --dump lru_gen's text comes back too. */
 START_TEST(test_dump_round_trip)
 {
-	char *pb = temp_pb();
-	const char *run_args[] = { "run", quickstart(), "--policy", "mglru-old", "--scale", "1/32",
+	char *pb = cli_temp_file(".pb");
+	const char *run_args[] = { "run", cli_quickstart(), "--policy", "mglru-old", "--scale", "1/32",
 				   "--dump", "lru_gen", "--out", pb, NULL };
 	const char *report_args[] = { "report", pb, NULL };
-	struct out r = run(run_args), p;
+	struct cli_out r = cli_run(run_args), p;
 
 	ck_assert_msg(r.status == 0, "run: %s", r.err);
 	ck_assert_ptr_nonnull(strstr(r.out, "# lru_gen, policy mglru-old"));
-	p = run(report_args);
+	p = cli_run(report_args);
 	ck_assert_msg(p.status == 0, "report: %s", p.err);
 	ck_assert_str_eq(r.out, p.out);
-	out_free(&r);
-	out_free(&p);
-	remove_temp(pb);
+	cli_out_free(&r);
+	cli_out_free(&p);
+	cli_remove_temp(pb);
 }
 END_TEST
 
 /* Two files, one policy each, print as one run of both policies would. */
 START_TEST(test_report_concatenates_files)
 {
-	char *a = temp_pb(), *b = temp_pb();
-	const char *run_a[] = { "run", quickstart(), "--policy", "classic", "--scale", "1/32",
+	char *a = cli_temp_file(".pb"), *b = cli_temp_file(".pb");
+	const char *run_a[] = { "run", cli_quickstart(), "--policy", "classic", "--scale", "1/32",
 				"--out", a, NULL };
-	const char *run_b[] = { "run", quickstart(), "--policy", "mglru-budget", "--scale", "1/32",
+	const char *run_b[] = { "run", cli_quickstart(), "--policy", "mglru-budget", "--scale", "1/32",
 				"--out", b, NULL };
-	const char *run_both[] = { "run", quickstart(), "--policy", "classic,mglru-budget",
+	const char *run_both[] = { "run", cli_quickstart(), "--policy", "classic,mglru-budget",
 				   "--scale", "1/32", NULL };
-	const char *run_both_json[] = { "run", quickstart(), "--policy", "classic,mglru-budget",
+	const char *run_both_json[] = { "run", cli_quickstart(), "--policy", "classic,mglru-budget",
 					"--scale", "1/32", "--format", "json", NULL };
 	const char *report_ab[] = { "report", a, b, NULL };
 	const char *report_ab_json[] = { "report", a, b, "--format", "json", NULL };
-	struct out ra = run(run_a), rb = run(run_b), both, both_json, ab, ab_json;
+	struct cli_out ra = cli_run(run_a), rb = cli_run(run_b), both, both_json, ab, ab_json;
 
 	ck_assert_msg(ra.status == 0, "%s", ra.err);
 	ck_assert_msg(rb.status == 0, "%s", rb.err);
-	both = run(run_both);
-	both_json = run(run_both_json);
-	ab = run(report_ab);
-	ab_json = run(report_ab_json);
+	both = cli_run(run_both);
+	both_json = cli_run(run_both_json);
+	ab = cli_run(report_ab);
+	ab_json = cli_run(report_ab_json);
 	ck_assert_msg(ab.status == 0, "%s", ab.err);
 	ck_assert_msg(ab_json.status == 0, "%s", ab_json.err);
 	ck_assert_ptr_nonnull(strstr(ab.out, "classic"));
 	ck_assert_ptr_nonnull(strstr(ab.out, "mglru-budget"));
 	/* the text table has no host times: identical */
 	ck_assert_str_eq(both.out, ab.out);
-	strip_host_seconds(both_json.out);
-	strip_host_seconds(ab_json.out);
+	cli_strip_host_seconds(both_json.out);
+	cli_strip_host_seconds(ab_json.out);
 	ck_assert_str_eq(both_json.out, ab_json.out);
-	out_free(&ra);
-	out_free(&rb);
-	out_free(&both);
-	out_free(&both_json);
-	out_free(&ab);
-	out_free(&ab_json);
-	remove_temp(a);
-	remove_temp(b);
+	cli_out_free(&ra);
+	cli_out_free(&rb);
+	cli_out_free(&both);
+	cli_out_free(&both_json);
+	cli_out_free(&ab);
+	cli_out_free(&ab_json);
+	cli_remove_temp(a);
+	cli_remove_temp(b);
 }
 END_TEST
 
 /* Same scenario, seed and options: files of the same size (host_seconds is a fixed 8 bytes). */
 START_TEST(test_saved_file_deterministic)
 {
-	char *a = temp_pb(), *b = temp_pb();
-	const char *run_a[] = { "run", quickstart(), "--policy", "classic", "--scale", "1/32",
+	char *a = cli_temp_file(".pb"), *b = cli_temp_file(".pb");
+	const char *run_a[] = { "run", cli_quickstart(), "--policy", "classic", "--scale", "1/32",
 				"--out", a, NULL };
-	const char *run_b[] = { "run", quickstart(), "--policy", "classic", "--scale", "1/32",
+	const char *run_b[] = { "run", cli_quickstart(), "--policy", "classic", "--scale", "1/32",
 				"--out", b, NULL };
-	struct out ra = run(run_a), rb = run(run_b);
+	struct cli_out ra = cli_run(run_a), rb = cli_run(run_b);
 	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
 	int ca, cb, nr_diff = 0;
 
@@ -243,10 +158,10 @@ START_TEST(test_saved_file_deterministic)
 	ck_assert_msg(nr_diff <= 8, "%d bytes differ (host_seconds has 8)", nr_diff);
 	fclose(fa);
 	fclose(fb);
-	out_free(&ra);
-	out_free(&rb);
-	remove_temp(a);
-	remove_temp(b);
+	cli_out_free(&ra);
+	cli_out_free(&rb);
+	cli_remove_temp(a);
+	cli_remove_temp(b);
 }
 END_TEST
 
@@ -254,7 +169,7 @@ END_TEST
 static char *half_copy(const char *src)
 {
 	FILE *in = fopen(src, "rb"), *out;
-	char *dst = temp_pb(), *buf;
+	char *dst = cli_temp_file(".pb"), *buf;
 	long len;
 
 	ck_assert_ptr_nonnull(in);
@@ -276,77 +191,77 @@ static char *half_copy(const char *src)
 
 START_TEST(test_truncated_file_exit_2)
 {
-	char *pb = temp_pb(), *half;
-	const char *run_args[] = { "run", quickstart(), "--policy", "classic", "--scale", "1/32",
+	char *pb = cli_temp_file(".pb"), *half;
+	const char *run_args[] = { "run", cli_quickstart(), "--policy", "classic", "--scale", "1/32",
 				   "--out", pb, NULL };
-	struct out r = run(run_args), p;
+	struct cli_out r = cli_run(run_args), p;
 
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	half = half_copy(pb);
 	{
 		const char *args[] = { "report", half, NULL };
 
-		p = run(args);
+		p = cli_run(args);
 	}
 	ck_assert_int_eq(p.status, 2);
 	ck_assert_msg(strstr(p.err, half) && strstr(p.err, "truncated"), "stderr: %s", p.err);
 	ck_assert_str_eq(p.out, "");
-	out_free(&p);
+	cli_out_free(&p);
 	/* a good file first does not hide a bad one after it */
 	{
 		const char *args[] = { "report", pb, half, NULL };
 
-		p = run(args);
+		p = cli_run(args);
 	}
 	ck_assert_int_eq(p.status, 2);
 	ck_assert_msg(strstr(p.err, half), "stderr: %s", p.err);
 	ck_assert_str_eq(p.out, "");
-	out_free(&p);
-	out_free(&r);
-	remove_temp(half);
-	remove_temp(pb);
+	cli_out_free(&p);
+	cli_out_free(&r);
+	cli_remove_temp(half);
+	cli_remove_temp(pb);
 }
 END_TEST
 
 START_TEST(test_foreign_file_exit_2)
 {
-	char *empty = temp_pb();
-	const char *foreign[] = { "report", quickstart(), NULL };
+	char *empty = cli_temp_file(".pb");
+	const char *foreign[] = { "report", cli_quickstart(), NULL };
 	const char *nothing[] = { "report", empty, NULL };
 	const char *missing[] = { "report", "/nonexistent/results.pb", NULL };
-	struct out f = run(foreign), e = run(nothing), m = run(missing);
+	struct cli_out f = cli_run(foreign), e = cli_run(nothing), m = cli_run(missing);
 
 	ck_assert_int_eq(f.status, 2);
-	ck_assert_msg(strstr(f.err, quickstart()) && strstr(f.err, "not an mmemu result file"),
+	ck_assert_msg(strstr(f.err, cli_quickstart()) && strstr(f.err, "not an mmemu result file"),
 		      "stderr: %s", f.err);
 	ck_assert_str_eq(f.out, "");
 	ck_assert_int_eq(e.status, 2);
 	ck_assert_msg(strstr(e.err, empty), "stderr: %s", e.err);
 	ck_assert_int_eq(m.status, 2);
 	ck_assert_msg(strstr(m.err, "/nonexistent/results.pb"), "stderr: %s", m.err);
-	out_free(&f);
-	out_free(&e);
-	out_free(&m);
-	remove_temp(empty);
+	cli_out_free(&f);
+	cli_out_free(&e);
+	cli_out_free(&m);
+	cli_remove_temp(empty);
 }
 END_TEST
 
 START_TEST(test_bad_report_options_exit_2)
 {
 	const char *no_file[] = { "report", NULL };
-	const char *bad_format[] = { "report", quickstart(), "--format", "xml", NULL };
-	const char *bad_out[] = { "run", quickstart(), "--policy", "classic", "--scale", "1/32",
+	const char *bad_format[] = { "report", cli_quickstart(), "--format", "xml", NULL };
+	const char *bad_out[] = { "run", cli_quickstart(), "--policy", "classic", "--scale", "1/32",
 				  "--out", "/nonexistent/dir/r.pb", NULL };
-	struct out n = run(no_file), b = run(bad_format), o = run(bad_out);
+	struct cli_out n = cli_run(no_file), b = cli_run(bad_format), o = cli_run(bad_out);
 
 	ck_assert_int_eq(n.status, 2);
 	ck_assert_int_eq(b.status, 2);
 	ck_assert_msg(strstr(b.err, "xml"), "stderr: %s", b.err);
 	ck_assert_int_eq(o.status, 2);
 	ck_assert_msg(strstr(o.err, "/nonexistent/dir/r.pb"), "stderr: %s", o.err);
-	out_free(&n);
-	out_free(&b);
-	out_free(&o);
+	cli_out_free(&n);
+	cli_out_free(&b);
+	cli_out_free(&o);
 }
 END_TEST
 

@@ -14,77 +14,8 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "tests/cli.h"
 
-static const char *mmemu(void)
-{
-	const char *m = getenv("MMEMU");
-
-#ifdef MMEMU_BIN
-	if (!m || !*m)
-		m = MMEMU_BIN;
-#endif
-	ck_assert_msg(m && *m, "MMEMU is not set (run through meson test)");
-	return m;
-}
-
-static char qs[4096];
-
-static const char *quickstart(void)
-{
-	snprintf(qs, sizeof(qs), "%s", harness_src_path("scenarios/quickstart.ini"));
-	return qs;
-}
-
-struct out {
-	int status;	/* exit status, -1 if it did not exit */
-	char *out;	/* stdout */
-	char *err;	/* stderr */
-};
-
-static struct out run(const char *const *args)
-{
-	const char *argv[40];
-	struct out o;
-	int n = 0;
-
-	argv[n++] = mmemu();
-	for (; *args; args++) {
-		ck_assert_int_lt(n, 39);
-		argv[n++] = *args;
-	}
-	argv[n] = NULL;
-	o.status = harness_exec(argv, &o.out, &o.err);
-	return o;
-}
-
-static void out_free(struct out *o)
-{
-	free(o->out);
-	free(o->err);
-}
-
-static char *temp_pb(void)
-{
-	const char *dir = getenv("TMPDIR");
-	char *path;
-	int fd;
-
-	if (!dir || !*dir)
-		dir = "/tmp";
-	ck_assert_int_gt(asprintf(&path, "%s/mmemu-test-XXXXXX.pb", dir), 0);
-	fd = mkstemps(path, 3);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	return path;
-}
-
-static void remove_temp(char *path)
-{
-	unlink(path);
-	free(path);
-}
-
-/* Number of lines of s containing needle. */
 static int count_lines(const char *s, const char *needle)
 {
 	int n = 0;
@@ -120,15 +51,15 @@ static const char *const maxes[] = { "300M", "400M", "500M" };
 
 START_TEST(test_sweep_2x3x2)
 {
-	char *pb = temp_pb();
-	const char *sweep_args[] = { "sweep", quickstart(), "--policy", "classic,mglru-budget",
+	char *pb = cli_temp_file(".pb");
+	const char *sweep_args[] = { "sweep", cli_quickstart(), "--policy", "classic,mglru-budget",
 				     "--set", "memcg.app.max=300M,400M,500M", "--seeds", "1..2",
 				     "--scale", "1/64", "-j", "2", "--out", pb, NULL };
 	const char *json_args[] = { "report", pb, "--format", "json", NULL };
 	const char *text_args[] = { "report", pb, NULL };
 	const char *sum_args[] = { "report", "--summary", pb, NULL };
 	const char *csv_args[] = { "report", "--summary", pb, "--format", "csv", NULL };
-	struct out s = run(sweep_args), j, t, m, c;
+	struct cli_out s = cli_run(sweep_args), j, t, m, c;
 	const char *p;
 	int nr_rows = 0, nr_wide = 0;
 	static const char csv_head[] =
@@ -138,7 +69,7 @@ START_TEST(test_sweep_2x3x2)
 	ck_assert_str_eq(s.err, "");	/* no progress line: stderr is not a terminal */
 
 	/* 12 runs: policy, then the --set value, then the seed */
-	j = run(json_args);
+	j = cli_run(json_args);
 	ck_assert_msg(j.status == 0, "report: %s", j.err);
 	ck_assert_int_eq(count_lines(j.out, "{\"policy\": "), 12);
 	p = j.out;
@@ -155,12 +86,12 @@ START_TEST(test_sweep_2x3x2)
 				ck_assert_msg(p, "run %s not found in order", want);
 				p++;
 			}
-	t = run(text_args);
+	t = cli_run(text_args);
 	ck_assert_msg(t.status == 0, "report: %s", t.err);
 	ck_assert_ptr_nonnull(strstr(t.out, "mglru-budget"));
 
 	/* report --summary prints what the sweep printed */
-	m = run(sum_args);
+	m = cli_run(sum_args);
 	ck_assert_msg(m.status == 0, "report --summary: %s", m.err);
 	ck_assert_str_eq(m.out, s.out);
 	ck_assert_ptr_nonnull(strstr(m.out, "12 runs in 6 groups"));
@@ -170,7 +101,7 @@ START_TEST(test_sweep_2x3x2)
 	ck_assert_ptr_nonnull(strstr(m.out, "vmstat.pgscan_file"));
 
 	/* every mean inside its interval; seeds that differ give a real interval */
-	c = run(csv_args);
+	c = cli_run(csv_args);
 	ck_assert_msg(c.status == 0, "report --summary --format csv: %s", c.err);
 	ck_assert_msg(!strncmp(c.out, csv_head, strlen(csv_head)), "%.200s", c.out);
 	for (char *line = strchr(c.out, '\n') + 1, *nl; *line; line = nl + 1) {
@@ -196,24 +127,24 @@ START_TEST(test_sweep_2x3x2)
 	}
 	ck_assert_int_eq(nr_wide, 6);
 	ck_assert_int_gt(nr_rows, 6 * 7);
-	out_free(&s);
-	out_free(&j);
-	out_free(&t);
-	out_free(&m);
-	out_free(&c);
-	remove_temp(pb);
+	cli_out_free(&s);
+	cli_out_free(&j);
+	cli_out_free(&t);
+	cli_out_free(&m);
+	cli_out_free(&c);
+	cli_remove_temp(pb);
 }
 END_TEST
 
 /* Children with a bad --set value fail by name; the others finish and are saved. */
 START_TEST(test_sweep_bad_value_fails_alone)
 {
-	char *pb = temp_pb();
-	const char *sweep_args[] = { "sweep", quickstart(), "--policy", "classic",
+	char *pb = cli_temp_file(".pb");
+	const char *sweep_args[] = { "sweep", cli_quickstart(), "--policy", "classic",
 				     "--set", "memcg.app.max=300M,bogus", "--seeds", "1,2",
 				     "--scale", "1/64", "-j", "2", "--out", pb, NULL };
 	const char *json_args[] = { "report", pb, "--format", "json", NULL };
-	struct out s = run(sweep_args), j;
+	struct cli_out s = cli_run(sweep_args), j;
 
 	ck_assert_msg(s.status == 1, "sweep: status %d: %s", s.status, s.err);
 	ck_assert_msg(strstr(s.err, "run policy=classic seed=1 memcg.app.max=bogus failed"),
@@ -223,49 +154,49 @@ START_TEST(test_sweep_bad_value_fails_alone)
 	ck_assert_msg(strstr(s.err, "not a size"), "stderr: %s", s.err);
 	ck_assert_msg(!strstr(s.err, "300M failed"), "stderr: %s", s.err);
 	ck_assert_ptr_nonnull(strstr(s.out, "classic  memcg.app.max=300M  (n=2, seeds 1,2)"));
-	j = run(json_args);
+	j = cli_run(json_args);
 	ck_assert_msg(j.status == 0, "report: %s", j.err);
 	ck_assert_int_eq(count_lines(j.out, "{\"policy\": "), 2);
 	ck_assert_int_eq(count_lines(j.out, "bogus"), 0);
-	out_free(&s);
-	out_free(&j);
-	remove_temp(pb);
+	cli_out_free(&s);
+	cli_out_free(&j);
+	cli_remove_temp(pb);
 }
 END_TEST
 
 /* A run past --timeout is killed and reported with its parameters. */
 START_TEST(test_sweep_timeout)
 {
-	const char *sweep_args[] = { "sweep", quickstart(), "--policy", "classic", "--scale",
+	const char *sweep_args[] = { "sweep", cli_quickstart(), "--policy", "classic", "--scale",
 				     "1/4", "--seeds", "3", "--timeout", "0.05", NULL };
-	struct out s = run(sweep_args);
+	struct cli_out s = cli_run(sweep_args);
 
 	ck_assert_msg(s.status == 1, "sweep: status %d: %s", s.status, s.err);
 	ck_assert_msg(strstr(s.err, "run policy=classic seed=3 timed out"), "stderr: %s", s.err);
 	ck_assert_str_eq(s.out, "");
-	out_free(&s);
+	cli_out_free(&s);
 }
 END_TEST
 
 /* The same arguments twice: the same runs, host_seconds aside. */
 START_TEST(test_sweep_deterministic)
 {
-	char *a = temp_pb(), *b = temp_pb();
-	const char *sweep_a[] = { "sweep", quickstart(), "--policy", "classic,mglru-old",
+	char *a = cli_temp_file(".pb"), *b = cli_temp_file(".pb");
+	const char *sweep_a[] = { "sweep", cli_quickstart(), "--policy", "classic,mglru-old",
 				  "--set", "memcg.app.max=300M,500M", "--seeds", "1..2",
 				  "--scale", "1/64", "-j", "2", "--out", a, NULL };
-	const char *sweep_b[] = { "sweep", quickstart(), "--policy", "classic,mglru-old",
+	const char *sweep_b[] = { "sweep", cli_quickstart(), "--policy", "classic,mglru-old",
 				  "--set", "memcg.app.max=300M,500M", "--seeds", "1..2",
 				  "--scale", "1/64", "-j", "2", "--out", b, NULL };
 	const char *csv_a[] = { "report", "--format", "csv", a, NULL };
 	const char *csv_b[] = { "report", "--format", "csv", b, NULL };
-	struct out sa = run(sweep_a), sb = run(sweep_b), ca, cb;
+	struct cli_out sa = cli_run(sweep_a), sb = cli_run(sweep_b), ca, cb;
 
 	ck_assert_msg(sa.status == 0, "%s", sa.err);
 	ck_assert_msg(sb.status == 0, "%s", sb.err);
 	ck_assert_str_eq(sa.out, sb.out);
-	ca = run(csv_a);
-	cb = run(csv_b);
+	ca = cli_run(csv_a);
+	cb = cli_run(csv_b);
 	ck_assert_int_eq(ca.status, 0);
 	ck_assert_int_eq(cb.status, 0);
 	ck_assert_int_eq(count_lines(ca.out, ",run,sim_seconds,"), 8);
@@ -273,24 +204,24 @@ START_TEST(test_sweep_deterministic)
 	drop_lines(cb.out, ",run,host_seconds,");
 	ck_assert_int_eq(count_lines(ca.out, "host_seconds"), 0);
 	ck_assert_str_eq(ca.out, cb.out);
-	out_free(&sa);
-	out_free(&sb);
-	out_free(&ca);
-	out_free(&cb);
-	remove_temp(a);
-	remove_temp(b);
+	cli_out_free(&sa);
+	cli_out_free(&sb);
+	cli_out_free(&ca);
+	cli_out_free(&cb);
+	cli_remove_temp(a);
+	cli_remove_temp(b);
 }
 END_TEST
 
 START_TEST(test_sweep_bad_options_exit_2)
 {
-	const char *bad_seeds[] = { "sweep", quickstart(), "--seeds", "5..1", NULL };
-	const char *bad_set[] = { "sweep", quickstart(), "--set", "nokey", NULL };
-	const char *bad_policy[] = { "sweep", quickstart(), "--policy", "nope", NULL };
-	const char *bad_jobs[] = { "sweep", quickstart(), "-j", "0", NULL };
+	const char *bad_seeds[] = { "sweep", cli_quickstart(), "--seeds", "5..1", NULL };
+	const char *bad_set[] = { "sweep", cli_quickstart(), "--set", "nokey", NULL };
+	const char *bad_policy[] = { "sweep", cli_quickstart(), "--policy", "nope", NULL };
+	const char *bad_jobs[] = { "sweep", cli_quickstart(), "-j", "0", NULL };
 	const char *no_scenario[] = { "sweep", NULL };
-	struct out a = run(bad_seeds), b = run(bad_set), c = run(bad_policy), d = run(bad_jobs),
-		   e = run(no_scenario);
+	struct cli_out a = cli_run(bad_seeds), b = cli_run(bad_set), c = cli_run(bad_policy), d = cli_run(bad_jobs),
+		   e = cli_run(no_scenario);
 
 	ck_assert_int_eq(a.status, 2);
 	ck_assert_msg(strstr(a.err, "5..1"), "stderr: %s", a.err);
@@ -300,11 +231,11 @@ START_TEST(test_sweep_bad_options_exit_2)
 	ck_assert_msg(strstr(c.err, "nope"), "stderr: %s", c.err);
 	ck_assert_int_eq(d.status, 2);
 	ck_assert_int_eq(e.status, 2);
-	out_free(&a);
-	out_free(&b);
-	out_free(&c);
-	out_free(&d);
-	out_free(&e);
+	cli_out_free(&a);
+	cli_out_free(&b);
+	cli_out_free(&c);
+	cli_out_free(&d);
+	cli_out_free(&e);
 }
 END_TEST
 
