@@ -423,13 +423,8 @@ static void walk_mapping(struct lruvec *lruvec, struct address_space *as, uint64
 		/* carry dense tables over to the next generation */
 		if (suitable_to_scan(total, young))
 			update_bloom_filter(lrugen, seq + 1, as->id, t);
-		/* walk_mm() calls cond_resched(): other reclaimers run meanwhile */
-		charge((uint64_t)total * COST_PT_WALK_PTE_NS + (uint64_t)young * COST_PT_YOUNG_NS);
-		if (current_actor)
-			actor_cond_resched(current_actor);
 	}
-	(void)visited;
-	(void)young_total;
+	charge(visited * COST_PT_WALK_PTE_NS + young_total * COST_PT_YOUNG_NS);
 }
 
 /*
@@ -645,21 +640,8 @@ bool try_to_inc_max_seq(struct lruvec *lruvec, uint64_t seq, int swappiness,
 	/* another reclaimer walked for this seq already */
 	if (seq <= lrugen->mm_seq)
 		return false;
-	/*
-	 * Another reclaimer is walking: the shared mm_list iteration hands
-	 * this one the end of the list (the walk model treats the memcg's
-	 * tasks as one pass), so it completes the iteration and ages.
-	 */
-	if (lrugen->walking) {
-		lrugen->mm_seq = seq;
-		return inc_max_seq(lruvec, seq, swappiness, sc ? sc->actor : current_actor);
-	}
 	/* x86 sets the accessed bit in hardware: walk the page tables */
-	lrugen->walking = true;
 	walk_mm_list(lruvec, seq, swappiness, false);
-	lrugen->walking = false;
-	if (seq != lrugen->max_seq)
-		return false;
 	lrugen->mm_seq = seq;
 	return inc_max_seq(lruvec, seq, swappiness, sc ? sc->actor : current_actor);
 }

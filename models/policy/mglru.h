@@ -73,7 +73,6 @@ struct lru_gen_folio {
 	int bin;				/* bin it sits in */
 	/* lru_gen_mm_state */
 	uint64_t mm_seq;			/* walks completed */
-	bool walking;				/* a page-table walk for max_seq is under way */
 	uint64_t *filters[NR_BLOOM_FILTERS];	/* PTE tables worth walking */
 };
 
