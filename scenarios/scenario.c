@@ -123,6 +123,7 @@ static const char *const wl_type_names[NR_WL_TYPES] = {
 	[WL_FILE_SCAN] = "file-scan",
 	[WL_ANON_ROUNDS] = "anon-rounds",
 	[WL_TRACE] = "trace",
+	[WL_YCSB] = "ycsb",
 };
 
 const char *scn_workload_type_name(enum scn_workload_type t)
@@ -146,6 +147,7 @@ enum key_type {
 	KT_SCALE,	/* a scale: 0.125 or 1/8 */
 	KT_FALLBACK,	/* scanned0 / explicit */
 	KT_TRISTATE,	/* 0/1 (default: the policy's) */
+	KT_INT_SIZE,	/* bytes, not scaled (a record's size) */
 };
 
 struct key_desc {
@@ -219,7 +221,7 @@ static const struct key_desc memcg_keys[] = {
 };
 
 static const struct key_desc workload_keys[] = {
-	K("type", KT_WL_TYPE, struct scn_workload, type, 0, 0, "a workload type (file-zipf, anon, dd, file-scan, anon-rounds, trace)"),
+	K("type", KT_WL_TYPE, struct scn_workload, type, 0, 0, "a workload type (file-zipf, anon, dd, file-scan, anon-rounds, trace, ycsb)"),
 	K("memcg", KT_STRING, struct scn_workload, memcg, 0, 0, "a memcg name"),
 	K("node", KT_INT, struct scn_workload, node, 0, SCN_MAX_NODES - 1, "a node id"),
 	K("threads", KT_INT, struct scn_workload, threads, 1, 1024, "a thread count (1-1024)"),
@@ -242,6 +244,8 @@ static const struct key_desc workload_keys[] = {
 	K("trace", KT_STRING, struct scn_workload, trace_path, 0, 0, "a trace file"),
 	K("trace_format", KT_STRING, struct scn_workload, trace_format, 0, 0, "oracle or csv"),
 	K("target", KT_STRING, struct scn_workload, target, 0, 0, "file or anon"),
+	K("cache_size", KT_SIZE, struct scn_workload, cache_size, 0, 0, "a size"),
+	K("record_size", KT_INT_SIZE, struct scn_workload, record_size, 0, 0, "a size"),
 	{ 0 }
 };
 
@@ -393,6 +397,10 @@ static int apply_key(void *obj, const struct key_desc *tab, const struct entry *
 	}
 	p = (char *)obj + k->offset;
 	switch (k->type) {
+	case KT_INT_SIZE:
+		if (parse_size(e->value, (uint64_t *)p) || !*(uint64_t *)p)
+			return bad_value(ec, e, k->what);
+		return 0;
 	case KT_SIZE:
 	case KT_LIMIT:
 	case KT_COUNT: {
@@ -758,7 +766,11 @@ static int scenario_validate(struct scenario *s, char *err, size_t errlen)
 		}
 		if (w->type == WL_ANON_ROUNDS && !w->rounds)
 			return fail_at(err, errlen, p, sec, "rounds", "anon-rounds needs rounds");
+		if (w->type == WL_YCSB && (!w->cache_size || w->cache_size >= w->size))
+			return fail_at(err, errlen, p, sec, "cache_size",
+				       "a ycsb store needs a cache smaller than its data");
 		if (w->type == WL_FILE_ZIPF || w->type == WL_DD || w->type == WL_FILE_SCAN ||
+		    w->type == WL_YCSB ||
 		    (w->type == WL_TRACE && strcmp(w->target, "anon"))) {
 			if (!w->device[0])
 				return fail_at(err, errlen, p, sec, "device",
@@ -779,7 +791,7 @@ static bool is_scaled_key(const char *key)
 {
 	static const char *const scaled[] = {
 		"node_memory", "memory", "max", "high", "low", "min", "swap_max",
-		"size", "ops", NULL
+		"size", "ops", "cache_size", NULL
 	};
 
 	for (int i = 0; scaled[i]; i++)

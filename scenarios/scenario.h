@@ -59,6 +59,7 @@ enum scn_workload_type {
 	WL_FILE_SCAN,		/* read every page of a mapped file, pause, forever */
 	WL_ANON_ROUNDS,		/* fault in anon memory, free it, `rounds` times */
 	WL_TRACE,		/* replay a page-access trace */
+	WL_YCSB,		/* a key-value store: anon cache over a data file (YCSB) */
 	NR_WL_TYPES
 };
 
@@ -90,6 +91,8 @@ struct scn_workload {
 	char trace_format[16];		/* trace: oracle or csv */
 	char target[8];			/* trace: objects map to "file" or "anon" pages */
 	struct trace *trace;		/* trace: loaded requests */
+	uint64_t cache_size;		/* ycsb: the store's own cache (anon), bytes */
+	uint64_t record_size;		/* ycsb: bytes per record */
 };
 
 /* [mglru]: the isolate_folios variants and min_ttl (apply to both MGLRU policies) */

@@ -6,16 +6,64 @@
 
 #include "scenarios/workload.h"
 
+static int ycsb_access(struct workload *w, struct actor *a, uint64_t page, bool write);
+
 static int access_page(struct workload *w, struct actor *a, uint64_t page, bool write)
 {
 	const struct scn_workload *c = w->cfg;
 
+	if (c->type == WL_YCSB)
+		return ycsb_access(w, a, page, write);
 	if (c->type == WL_ANON || (c->type == WL_TRACE && !strcmp(c->target, "anon")))
 		return anon_access(a, w->task, w->as, page, write);
 	if (c->access == ACC_MMAP)
 		return filemap_map_access(a, w->task, w->as, page, write);
 	return write ? filemap_write(a, w->task, w->as, page)
 		     : filemap_read(a, w->task, w->as, page);
+}
+
+static void count_outcome(struct workload *w, int ret);
+
+/*
+ * ycsb: a WiredTiger-like store. Its cache of data-file pages lives in
+ * anonymous memory (4-way sets, least recently used victim); a miss reads
+ * the page with pread() through the page cache, and evicting an updated
+ * page writes it back with pwrite() (checkpoints are not modelled).
+ */
+#define WT_WAYS 4
+
+static int ycsb_access(struct workload *w, struct actor *a, uint64_t page, bool write)
+{
+	uint64_t set = mix64(page) % (w->nr_slots / WT_WAYS), victim = set * WT_WAYS;
+	uint32_t now = (uint32_t)w->ops_issued;
+	int ret;
+
+	for (uint64_t s = set * WT_WAYS; s < (set + 1) * WT_WAYS; s++) {
+		if (w->wt_tag[s] == page + 1) {
+			w->wt_hits++;
+			w->wt_used[s] = now;
+			w->wt_dirty[s] |= write;
+			return anon_access(a, w->task, w->cache_as, s, write);
+		}
+		if (!w->wt_tag[s] || (w->wt_tag[victim] &&
+				      (uint32_t)(now - w->wt_used[s]) > (uint32_t)(now - w->wt_used[victim])))
+			victim = s;
+	}
+	w->wt_misses++;
+	ret = filemap_read(a, w->task, w->as, page);
+	if (ret < 0)
+		return ret;
+	count_outcome(w, ret);
+	if (w->wt_tag[victim] && w->wt_dirty[victim]) {
+		ret = filemap_write(a, w->task, w->as, w->wt_tag[victim] - 1);
+		if (ret < 0)
+			return ret;
+	}
+	w->wt_tag[victim] = page + 1;
+	w->wt_used[victim] = now;
+	w->wt_dirty[victim] = write;
+	/* the page is copied into the cache slot */
+	return anon_access(a, w->task, w->cache_as, victim, true);
 }
 
 static void count_outcome(struct workload *w, int ret)
@@ -94,6 +142,20 @@ static void workload_thread(struct actor *a, void *arg)
 	if (!w->start_ns || actor_now_ns(a) < w->start_ns)
 		w->start_ns = actor_now_ns(a);
 
+	/* ycsb's load phase left the data file in the page cache: read it in
+	 * (each thread its stripe, in order; not counted as operations) */
+	if (c->type == WL_YCSB && c->prefault) {
+		for (uint64_t p = (uint64_t)tid; p < w->as->nr_pages; p += (uint64_t)c->threads) {
+			int ret = filemap_read(a, w->task, w->as, p);
+
+			if (ret < 0)
+				goto out;
+			actor_cond_resched(a);
+		}
+		/* throughput counts from the end of the load phase */
+		if (actor_now_ns(a) > w->start_ns)
+			w->start_ns = actor_now_ns(a);
+	}
 	/* Populate the heap first, each thread its stripe (like malloc + memset). */
 	if (c->type == WL_ANON && c->prefault) {
 		for (uint64_t p = (uint64_t)tid; p < w->as->nr_pages; p += (uint64_t)c->threads) {
@@ -118,7 +180,12 @@ static void workload_thread(struct actor *a, void *arg)
 		int ret = 0;
 
 		w->ops_issued++;
-		for (uint64_t i = 0; i < c->pages_per_op; i++) {
+		if (c->type == WL_YCSB) {
+			ret = access_page(w, a, key * c->record_size / 4096, write);
+			if (ret >= 0)
+				count_outcome(w, ret);
+		}
+		for (uint64_t i = 0; c->type != WL_YCSB && i < c->pages_per_op; i++) {
 			ret = access_page(w, a, key * c->pages_per_op + i, write);
 			if (ret < 0)
 				break;
@@ -177,6 +244,17 @@ int workload_start(struct workload *w, const struct scn_workload *cfg,
 	if (!w->as)
 		return -ENOMEM;
 	w->nr_keys = nr_pages / cfg->pages_per_op;
+	if (cfg->type == WL_YCSB) {
+		/* records, and the store's cache in front of the data file */
+		w->nr_keys = cfg->size / (cfg->record_size ? cfg->record_size : 1024);
+		w->nr_slots = cfg->cache_size / 4096 / WT_WAYS * WT_WAYS;
+		w->cache_as = anon_region_create(w->task, "wt-cache", w->nr_slots);
+		w->wt_tag = calloc(w->nr_slots, sizeof(*w->wt_tag));
+		w->wt_used = calloc(w->nr_slots, sizeof(*w->wt_used));
+		w->wt_dirty = calloc(w->nr_slots, sizeof(*w->wt_dirty));
+		if (!w->nr_slots || !w->cache_as || !w->wt_tag || !w->wt_used || !w->wt_dirty)
+			return -ENOMEM;
+	}
 	zipf_init(&w->zipf, w->nr_keys, cfg->zipf_theta, true);
 	for (int t = 0; t < cfg->threads; t++) {
 		bool scan = cfg->type == WL_FILE_SCAN;
@@ -212,6 +290,10 @@ void workload_report(const struct workload *w, struct result_group *g, uint64_t 
 	result_add(g, "dirty_throttle_ms", (double)w->task->dirty_throttle_ns / 1e6, false);
 	if (w->cfg->type == WL_FILE_SCAN)
 		result_add_u64(g, "passes", w->passes);
+	if (w->cfg->type == WL_YCSB) {
+		result_add_u64(g, "cache_hits", w->wt_hits);
+		result_add_u64(g, "cache_misses", w->wt_misses);
+	}
 	if (w->cfg->type == WL_ANON_ROUNDS) {
 		int done = w->cfg->rounds;
 

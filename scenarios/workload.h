@@ -34,6 +34,12 @@ struct workload {
 	struct address_space **regions;	/* anon-rounds: one region per thread */
 	int *round;			/* anon-rounds: rounds completed per thread */
 	uint64_t passes;		/* file-scan: passes over the file */
+	struct address_space *cache_as;	/* ycsb: the store's cache (anonymous memory) */
+	uint64_t *wt_tag;		/* ycsb: file page + 1 held by each cache slot (0: empty) */
+	uint32_t *wt_used;		/* ycsb: last use of each slot (op count) */
+	uint8_t *wt_dirty;		/* ycsb: slot updated since it was read */
+	uint64_t nr_slots;		/* ycsb: cache slots (4-way sets) */
+	uint64_t wt_hits, wt_misses;	/* ycsb: store cache outcomes */
 };
 
 /* Creates the task, its mapping and its actors. 0 or -errno. */
