@@ -99,6 +99,34 @@ static void bench_actor(struct actor *a, void *arg)
 		fprintf(stderr, " ");
 }
 
+/*
+ * One node of `pages` pages under `policy`, an NVMe device, and one actor
+ * running fn(arg) with kswapd beside it, to the end. 0, or 1 if setup failed.
+ */
+static int bench_boot(uint64_t pages, const struct reclaim_policy *policy,
+		      struct blockdev *dev, actor_fn fn, void *arg)
+{
+	int cpus[1] = { 4 };
+	struct bdev_params p;
+	struct machine m;
+	char *xml;
+
+	machine_init(&m, 1, &pages, cpus, 10);
+	xml = numa_platform_xml(&m);
+	if (!xml || engine_init(xml, 1) || mm_init(&m, policy, 60, 1)) {
+		free(xml);
+		fprintf(stderr, "mmemu: bench: setup failed\n");
+		return 1;
+	}
+	free(xml);
+	blockdev_default_params(BDEV_NVME, &p);
+	blockdev_init(dev, "nvme", &p, 1);
+	actor_create("bench", 0, fn, arg, false);
+	kswapd_run(0);
+	engine_run(0);
+	return 0;
+}
+
 struct trace_bench {
 	const struct trace *tr;		/* requests */
 	struct blockdev dev;		/* NVMe behind the file */
@@ -134,12 +162,9 @@ static int bench_trace(int argc, char **argv)
 	enum trace_format fmt = TRACE_ORACLE;
 	const char *path = NULL;
 	struct trace_bench b = { 0 };
-	uint64_t cache_bytes = 0, pages[1];
-	int cpus[1] = { 4 };
+	uint64_t cache_bytes = 0;
 	struct trace tr;
-	struct machine m;
-	struct bdev_params p;
-	char err[512], *xml;
+	char err[512];
 
 	for (int i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--trace"))
@@ -167,19 +192,9 @@ static int bench_trace(int argc, char **argv)
 	b.tr = &tr;
 	/* default cache: a quarter of the distinct objects (one page each) */
 	b.cache_pages = cache_bytes ? cache_bytes / 4096 : tr.nr_objects / 4 + 1;
-	pages[0] = tr.nr_objects + b.cache_pages + (1ULL << 18);
-	machine_init(&m, 1, pages, cpus, 10);
-	xml = numa_platform_xml(&m);
-	if (engine_init(xml, 1) || mm_init(&m, policy, 60, 1)) {
-		fprintf(stderr, "mmemu: bench: setup failed\n");
+	if (bench_boot(tr.nr_objects + b.cache_pages + (1ULL << 18), policy, &b.dev,
+		       trace_actor, &b))
 		return 1;
-	}
-	free(xml);
-	blockdev_default_params(BDEV_NVME, &p);
-	blockdev_init(&b.dev, "nvme", &p, 1);
-	actor_create("replay", 0, trace_actor, &b, false);
-	kswapd_run(0);
-	engine_run(0);
 	printf("trace                             %s\n", path);
 	printf("policy                            %12s\n", policy->name);
 	printf("requests                          %12zu\n", tr.nr);
@@ -195,14 +210,8 @@ static int bench_trace(int argc, char **argv)
 int cmd_bench(int argc, char **argv)
 {
 	struct bench b = { .hits = 20000000, .faults = 1000000, .major = 300000 };
-	uint64_t pages[1] = { 8ULL << 18 };	/* 8 GiB */
-	int cpus[1] = { 4 };
-	struct machine m;
-	struct bdev_params p;
-	struct rusage ru;
-	char *xml;
-
 	const struct reclaim_policy *policy = &classic_policy;
+	struct rusage ru;
 
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--trace"))
@@ -215,18 +224,8 @@ int cmd_bench(int argc, char **argv)
 		fprintf(stderr, "mmemu: bench: usage: mmemu bench [--policy NAME]\n");
 		return 2;
 	}
-	machine_init(&m, 1, pages, cpus, 10);
-	xml = numa_platform_xml(&m);
-	if (engine_init(xml, 1) || mm_init(&m, policy, 60, 1)) {
-		fprintf(stderr, "mmemu: bench: setup failed\n");
+	if (bench_boot(8ULL << 18, policy, &b.dev, bench_actor, &b))	/* 8 GiB */
 		return 1;
-	}
-	free(xml);
-	blockdev_default_params(BDEV_NVME, &p);
-	blockdev_init(&b.dev, "nvme", &p, 1);
-	actor_create("bench", 0, bench_actor, &b, false);
-	kswapd_run(0);
-	engine_run(0);
 	getrusage(RUSAGE_SELF, &ru);
 
 	printf("policy                            %12s\n", policy->name);
