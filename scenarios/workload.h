@@ -40,6 +40,7 @@ struct workload {
 	uint8_t *wt_dirty;		/* ycsb: slot updated since it was read */
 	uint64_t nr_slots;		/* ycsb: cache slots (4-way sets) */
 	uint64_t wt_hits, wt_misses;	/* ycsb: store cache outcomes */
+	void *priv;			/* state of a generator in its own file (wl_*.c) */
 };
 
 /* Creates the task, its mapping and its actors. 0 or -errno. */
