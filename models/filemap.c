@@ -200,11 +200,13 @@ static uint64_t access_cost(struct actor *a, const struct folio *folio, uint64_t
 
 /*
  * Reads [index, index + nr) of f into the page cache, skipping pages that
- * are present, and waits for the IO. Returns 0 or -EINTR when the task was
- * killed while allocating.
+ * are present, and waits for the IO. With `overwrite` the caller is about to
+ * overwrite whole pages (write_begin of a full page): the folios are added
+ * without a read. Returns 0 or -EINTR when the task was killed while
+ * allocating.
  */
 static int page_cache_read(struct actor *a, struct task *t, struct address_space *f,
-			   uint64_t index, uint64_t nr, bool fault)
+			   uint64_t index, uint64_t nr, bool fault, bool overwrite)
 {
 	struct mem_cgroup *memcg = t->memcg;
 	uint32_t locked[RA_MAX_PAGES];
@@ -246,6 +248,8 @@ static int page_cache_read(struct actor *a, struct task *t, struct address_space
 		folio_add_lru(folio, entry);
 		mm.in_lru_fault = false;
 		locked[nr_locked++] = idx;
+		if (overwrite)
+			continue;
 		if (!run_len)
 			run_start = i;
 		run_len++;
@@ -298,7 +302,7 @@ int filemap_read(struct actor *a, struct task *t, struct address_space *f,
 			} else {
 				f->ra_size = 0;
 			}
-			if (page_cache_read(a, t, f, index, nr, false))
+			if (page_cache_read(a, t, f, index, nr, false, false))
 				return -EINTR;
 			ret = ACCESS_MAJOR;
 			continue;
@@ -320,11 +324,24 @@ int filemap_read(struct actor *a, struct task *t, struct address_space *f,
 int filemap_write(struct actor *a, struct task *t, struct address_space *f,
 		  uint64_t index)
 {
-	int ret = filemap_read(a, t, f, index);
-	uint64_t entry;
+	uint64_t entry = f->slots[index];
+	bool created = false;
+	int ret;
 
+	/*
+	 * Every write here covers whole pages: write_begin finds or creates
+	 * the folio and reads nothing (the data is about to be replaced).
+	 */
+	if (!entry || xa_is_value(entry)) {
+		if (page_cache_read(a, t, f, index, 1, false, true))
+			return -EINTR;
+		created = true;
+	}
+	ret = filemap_read(a, t, f, index);
 	if (ret < 0)
 		return ret;
+	if (created && ret == ACCESS_HIT)
+		ret = ACCESS_NEW;
 	/* generic_perform_write(): copy in and dirty the folio */
 	entry = f->slots[index];
 	if (entry && !xa_is_value(entry)) {
@@ -388,7 +405,7 @@ int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
 				count_memcg_events(t->memcg, PGMAJFAULT, 1);
 			}
 			ret = ACCESS_MAJOR;
-			if (page_cache_read(a, t, f, start, nr, true))
+			if (page_cache_read(a, t, f, start, nr, true, false))
 				return -EINTR;
 			continue;
 		}
