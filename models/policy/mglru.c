@@ -388,21 +388,28 @@ static struct folio *get_pte_folio(const struct address_space *as, uint64_t i,
 	return folio;
 }
 
-/* walk_pte_range() over the tables of one mapping that pass the filter */
-static void walk_mapping(struct lruvec *lruvec, struct address_space *as, uint64_t seq,
+/*
+ * walk_pte_range() over the tables of one mapping that pass the filter.
+ * Like walk_mm(), it yields between page tables (cond_resched), so other
+ * reclaimers run meanwhile; it stops when another thread aged the lruvec
+ * (max_seq moved past the walk's seq). Returns false when it stopped.
+ */
+static bool walk_mapping(struct lruvec *lruvec, struct address_space *as, uint64_t seq,
 			 bool force_scan)
 {
 	struct lru_gen_folio *lrugen = lrugen_of(lruvec);
-	int gen = lru_gen_from_seq(lrugen->max_seq);
+	int gen = lru_gen_from_seq(seq);
 	uint64_t nr_tables = (as->nr_pages + PTRS_PER_PTE - 1) / PTRS_PER_PTE;
-	uint64_t visited = 0, young_total = 0;
 
 	if (!as->ptes || !as->nr_resident)
-		return;
+		return true;
 	for (uint64_t t = 0; t < nr_tables; t++) {
 		uint64_t start = t * PTRS_PER_PTE, end = start + PTRS_PER_PTE;
 		int total = 0, young = 0;
 
+		/* another thread might have called inc_max_seq() */
+		if (lrugen->max_seq != seq)
+			return false;
 		if (!force_scan && !test_bloom_filter(lrugen, seq, as->id, t))
 			continue;
 		if (end > as->nr_pages)
@@ -418,37 +425,61 @@ static void walk_mapping(struct lruvec *lruvec, struct address_space *as, uint64
 			walk_update_folio(true, lruvec, folio, gen, as->ptes[i] & PTE_DIRTY);
 			young++;
 		}
-		visited += (uint64_t)total;
-		young_total += (uint64_t)young;
 		/* carry dense tables over to the next generation */
 		if (suitable_to_scan(total, young))
 			update_bloom_filter(lrugen, seq + 1, as->id, t);
+		charge((uint64_t)total * COST_PT_WALK_PTE_NS + (uint64_t)young * COST_PT_YOUNG_NS);
+		if (current_actor)
+			actor_cond_resched(current_actor);
 	}
-	charge(visited * COST_PT_WALK_PTE_NS + young_total * COST_PT_YOUNG_NS);
+	return true;
+}
+
+/* walk_mm(): one task's anonymous regions when anon is evictable, and its
+ * mapped files unless reclaim is anon-only */
+static void walk_task(struct lruvec *lruvec, struct task *t, uint64_t seq, int swappiness,
+		      bool force_scan)
+{
+	if (swappiness)
+		for (int r = 0; r < t->nr_regions; r++)
+			if (!walk_mapping(lruvec, mm.mappings[t->regions[r]], seq, force_scan))
+				return;
+	if (swappiness <= MAX_SWAPPINESS)
+		for (int f = 0; f < t->nr_files; f++)
+			if (!walk_mapping(lruvec, mm.mappings[t->files[f]], seq, force_scan))
+				return;
 }
 
 /*
- * The page-table walk of try_to_inc_max_seq(): every task of this memcg
- * (its mm_list), its anonymous regions when anon is evictable and its
- * mapped files unless reclaim is anon-only.
+ * iterate_mm_list(): the memcg's tasks are one list shared by every thread
+ * aging this lruvec for `seq`. Each call hands out the next task to walk;
+ * the caller that moves the cursor past the end completes the iteration
+ * (mm_seq++) and returns true: that one increments max_seq. A caller whose
+ * seq was already completed by others gets no task and false.
  */
-static void walk_mm_list(struct lruvec *lruvec, uint64_t seq, int swappiness, bool force_scan)
+static bool iterate_mm_list(struct lruvec *lruvec, uint64_t seq, struct task **iter)
 {
 	struct lru_gen_folio *lrugen = lrugen_of(lruvec);
 
-	reset_bloom_filter(lrugen, seq + 1);
-	for (int i = 0; i < mm.nr_tasks; i++) {
-		struct task *t = mm.tasks[i];
-
-		if (t->memcg != lruvec->memcg || t->oom_killed)
-			continue;
-		if (swappiness)
-			for (int r = 0; r < t->nr_regions; r++)
-				walk_mapping(lruvec, mm.mappings[t->regions[r]], seq, force_scan);
-		if (swappiness <= MAX_SWAPPINESS)
-			for (int f = 0; f < t->nr_files; f++)
-				walk_mapping(lruvec, mm.mappings[t->files[f]], seq, force_scan);
+	*iter = NULL;
+	if (seq <= lrugen->mm_seq)
+		return false;
+	if (lrugen->mm_head < 0) {
+		/* the first walker of this iteration */
+		reset_bloom_filter(lrugen, seq + 1);
+		lrugen->mm_head = 0;
 	}
+	while (lrugen->mm_head < mm.nr_tasks) {
+		struct task *t = mm.tasks[lrugen->mm_head++];
+
+		if (t->memcg == lruvec->memcg && !t->oom_killed) {
+			*iter = t;
+			return false;
+		}
+	}
+	lrugen->mm_head = -1;
+	lrugen->mm_seq++;
+	return true;
 }
 
 /* ---- the PID controller ---- */
@@ -637,12 +668,21 @@ bool try_to_inc_max_seq(struct lruvec *lruvec, uint64_t seq, int swappiness,
 {
 	struct lru_gen_folio *lrugen = lrugen_of(lruvec);
 
-	/* another reclaimer walked for this seq already */
+	struct task *t;
+	bool last;
+
+	/* see iterate_mm_list(): another reclaimer walked for this seq already */
 	if (seq <= lrugen->mm_seq)
 		return false;
-	/* x86 sets the accessed bit in hardware: walk the page tables */
-	walk_mm_list(lruvec, seq, swappiness, false);
-	lrugen->mm_seq = seq;
+	/* x86 sets the accessed bit in hardware: walk the page tables, one
+	 * task at a time, sharing the iteration with concurrent agers */
+	do {
+		last = iterate_mm_list(lruvec, seq, &t);
+		if (t)
+			walk_task(lruvec, t, seq, swappiness, false);
+	} while (t);
+	if (!last || lrugen->max_seq != seq)
+		return false;
 	return inc_max_seq(lruvec, seq, swappiness, sc ? sc->actor : current_actor);
 }
 
@@ -1468,6 +1508,7 @@ static int mglru_lruvec_init(struct lruvec *lruvec)
 	for (int i = 0; i <= MIN_NR_GENS + 1; i++)
 		lrugen->timestamps[i] = now_ns();
 	lrugen->mm_seq = MIN_NR_GENS;
+	lrugen->mm_head = -1;
 	if (!pgdat->lrupriv) {
 		pgdat->lrupriv = calloc(1, sizeof(struct memcg_lru));
 		if (!pgdat->lrupriv)

@@ -73,6 +73,7 @@ struct lru_gen_folio {
 	int bin;				/* bin it sits in */
 	/* lru_gen_mm_state */
 	uint64_t mm_seq;			/* walks completed */
+	int mm_head;				/* iterate_mm_list cursor: next task index, -1 = at the list head */
 	uint64_t *filters[NR_BLOOM_FILTERS];	/* PTE tables worth walking */
 };
 
