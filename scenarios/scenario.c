@@ -124,6 +124,7 @@ static const char *const wl_type_names[NR_WL_TYPES] = {
 	[WL_ANON_ROUNDS] = "anon-rounds",
 	[WL_TRACE] = "trace",
 	[WL_YCSB] = "ycsb",
+	[WL_FIO] = "fio",
 };
 
 const char *scn_workload_type_name(enum scn_workload_type t)
@@ -221,7 +222,7 @@ static const struct key_desc memcg_keys[] = {
 };
 
 static const struct key_desc workload_keys[] = {
-	K("type", KT_WL_TYPE, struct scn_workload, type, 0, 0, "a workload type (file-zipf, anon, dd, file-scan, anon-rounds, trace, ycsb)"),
+	K("type", KT_WL_TYPE, struct scn_workload, type, 0, 0, "a workload type (file-zipf, anon, dd, file-scan, anon-rounds, trace, ycsb, fio)"),
 	K("memcg", KT_STRING, struct scn_workload, memcg, 0, 0, "a memcg name"),
 	K("node", KT_INT, struct scn_workload, node, 0, SCN_MAX_NODES - 1, "a node id"),
 	K("threads", KT_INT, struct scn_workload, threads, 1, 1024, "a thread count (1-1024)"),
@@ -770,7 +771,7 @@ static int scenario_validate(struct scenario *s, char *err, size_t errlen)
 			return fail_at(err, errlen, p, sec, "cache_size",
 				       "a ycsb store needs a cache smaller than its data");
 		if (w->type == WL_FILE_ZIPF || w->type == WL_DD || w->type == WL_FILE_SCAN ||
-		    w->type == WL_YCSB ||
+		    w->type == WL_YCSB || w->type == WL_FIO ||
 		    (w->type == WL_TRACE && strcmp(w->target, "anon"))) {
 			if (!w->device[0])
 				return fail_at(err, errlen, p, sec, "device",

@@ -60,6 +60,7 @@ enum scn_workload_type {
 	WL_ANON_ROUNDS,		/* fault in anon memory, free it, `rounds` times */
 	WL_TRACE,		/* replay a page-access trace */
 	WL_YCSB,		/* a key-value store: anon cache over a data file (YCSB) */
+	WL_FIO,			/* fio mmap randread: one file per job (wl_fio.c) */
 	NR_WL_TYPES
 };
 
