@@ -61,6 +61,7 @@ enum scn_workload_type {
 	WL_TRACE,		/* replay a page-access trace */
 	WL_YCSB,		/* a key-value store: anon cache over a data file (YCSB) */
 	WL_FIO,			/* fio mmap randread: one file per job (wl_fio.c) */
+	WL_SYSBENCH,		/* sysbench oltp_read_only on an InnoDB-like pool (wl_sysbench.c) */
 	NR_WL_TYPES
 };
 
@@ -94,6 +95,9 @@ struct scn_workload {
 	struct trace *trace;		/* trace: loaded requests */
 	uint64_t cache_size;		/* ycsb: the store's own cache (anon), bytes */
 	uint64_t record_size;		/* ycsb: bytes per record */
+	int tables;			/* sysbench: tables */
+	uint64_t rows;			/* sysbench: rows per table (scaled) */
+	char rand_type[16];		/* sysbench: key distribution, special or uniform */
 };
 
 /* [mglru]: the isolate_folios variants and min_ttl (apply to both MGLRU policies) */

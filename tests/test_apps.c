@@ -55,6 +55,43 @@ START_TEST(test_fio_bandwidth_grows_with_the_memcg)
 }
 END_TEST
 
+/* ---- sysbench ---- */
+
+START_TEST(test_sysbench_pool_over_memcg_swaps_in)
+{
+	/* 1/256: 48 tables x 7812 rows (about 86M of pages) against 8M, 160M,
+	 * and the same 8M with uniform keys */
+	static const char *const big[] = { "memcg.mysql.max=40G" };
+	static const char *const uniform[] = { "workload.sysbench.rand_type=uniform" };
+	struct run_result small, large, unif;
+	double tps_small, tps_large;
+
+	run("scenarios/mysql-ro.ini", NULL, 0, 1.0 / 256, "mglru-old", &small);
+	run("scenarios/mysql-ro.ini", big, 1, 1.0 / 256, "mglru-old", &large);
+	run("scenarios/mysql-ro.ini", uniform, 1, 1.0 / 256, "mglru-old", &unif);
+	tps_small = harness_value(&small, "workload.sysbench", "tps");
+	tps_large = harness_value(&large, "workload.sysbench", "tps");
+	ck_assert(tps_small > 0);
+	ck_assert_double_eq(harness_value(&small, "workload.sysbench", "ops"), 7813);
+	/* 14 statements per transaction */
+	ck_assert_double_eq(harness_value(&small, "workload.sysbench", "queries"), 7813.0 * 14);
+	ck_assert_double_eq(harness_value(&small, "workload.sysbench", "oom_killed"), 0);
+	/* the pool is mostly in zram: transactions fault it back */
+	ck_assert(harness_value(&small, "vmstat", "pswpout") > 0);
+	ck_assert(harness_value(&small, "vmstat", "pswpin") > 0);
+	ck_assert(harness_value(&small, "workload.sysbench", "major_faults") > 0);
+	/* a memcg that holds the pool never swaps, and is faster */
+	ck_assert(!(harness_value(&large, "vmstat", "pswpin") > 0));
+	ck_assert_msg(tps_large > tps_small, "tps %.0f (2G) vs %.0f (40G)", tps_small, tps_large);
+	/* "special" keeps 3 draws in 4 on 1% of the rows: uniform keys swap in more */
+	ck_assert(harness_value(&unif, "vmstat", "pswpin") >
+		  1.5 * harness_value(&small, "vmstat", "pswpin"));
+	result_free(&small);
+	result_free(&large);
+	result_free(&unif);
+}
+END_TEST
+
 static Suite *apps_suite(void)
 {
 	Suite *s = suite_create("apps");
@@ -62,6 +99,7 @@ static Suite *apps_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_fio_bandwidth_grows_with_the_memcg);
+	tcase_add_test(tc, test_sysbench_pool_over_memcg_swaps_in);
 	suite_add_tcase(s, tc);
 	return s;
 }
