@@ -7,6 +7,7 @@
 #include "scenarios/workload.h"
 #include "scenarios/wl_fio.h"
 #include "scenarios/wl_sysbench.h"
+#include "scenarios/wl_applaunch.h"
 
 static int ycsb_access(struct workload *w, struct actor *a, uint64_t page, bool write);
 
@@ -225,6 +226,8 @@ int workload_start(struct workload *w, const struct scn_workload *cfg,
 		return wl_fio_start(w, memcg, bdev, bdev_start);
 	if (cfg->type == WL_SYSBENCH)
 		return wl_sysbench_start(w);
+	if (cfg->type == WL_APP_LAUNCH)
+		return wl_applaunch_start(w, memcg, bdev, bdev_start);
 	if (cfg->type == WL_ANON_ROUNDS) {
 		w->regions = calloc((size_t)cfg->threads, sizeof(*w->regions));
 		w->round = calloc((size_t)cfg->threads, sizeof(*w->round));
@@ -300,6 +303,8 @@ void workload_report(const struct workload *w, struct result_group *g, uint64_t 
 		wl_fio_report(w, g, secs);
 	if (w->cfg->type == WL_SYSBENCH)
 		wl_sysbench_report(w, g, secs);
+	if (w->cfg->type == WL_APP_LAUNCH)
+		wl_applaunch_report(w, g);
 	if (w->cfg->type == WL_YCSB) {
 		result_add_u64(g, "cache_hits", w->wt_hits);
 		result_add_u64(g, "cache_misses", w->wt_misses);
