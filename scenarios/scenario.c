@@ -15,6 +15,7 @@
 #include <ini.h>
 
 #include "scenarios/scenario.h"
+#include "scenarios/wl_sysbench.h"
 #include "storage/blockdev.h"
 #include "storage/zram.h"
 
@@ -124,6 +125,9 @@ static const char *const wl_type_names[NR_WL_TYPES] = {
 	[WL_ANON_ROUNDS] = "anon-rounds",
 	[WL_TRACE] = "trace",
 	[WL_YCSB] = "ycsb",
+	[WL_FIO] = "fio",
+	[WL_SYSBENCH] = "sysbench",
+	[WL_APP_LAUNCH] = "app-launch",
 };
 
 const char *scn_workload_type_name(enum scn_workload_type t)
@@ -221,7 +225,7 @@ static const struct key_desc memcg_keys[] = {
 };
 
 static const struct key_desc workload_keys[] = {
-	K("type", KT_WL_TYPE, struct scn_workload, type, 0, 0, "a workload type (file-zipf, anon, dd, file-scan, anon-rounds, trace, ycsb)"),
+	K("type", KT_WL_TYPE, struct scn_workload, type, 0, 0, "a workload type (file-zipf, anon, dd, file-scan, anon-rounds, trace, ycsb, fio, sysbench, app-launch)"),
 	K("memcg", KT_STRING, struct scn_workload, memcg, 0, 0, "a memcg name"),
 	K("node", KT_INT, struct scn_workload, node, 0, SCN_MAX_NODES - 1, "a node id"),
 	K("threads", KT_INT, struct scn_workload, threads, 1, 1024, "a thread count (1-1024)"),
@@ -246,6 +250,13 @@ static const struct key_desc workload_keys[] = {
 	K("target", KT_STRING, struct scn_workload, target, 0, 0, "file or anon"),
 	K("cache_size", KT_SIZE, struct scn_workload, cache_size, 0, 0, "a size"),
 	K("record_size", KT_INT_SIZE, struct scn_workload, record_size, 0, 0, "a size"),
+	K("tables", KT_INT, struct scn_workload, tables, 1, 100000, "a table count (1-100000)"),
+	K("rows", KT_COUNT, struct scn_workload, rows, 0, 0, "a count"),
+	K("rand_type", KT_STRING, struct scn_workload, rand_type, 0, 0, "special or uniform"),
+	K("apps", KT_INT, struct scn_workload, apps, 1, 1000, "an app count (1-1000)"),
+	K("heap_size", KT_SIZE, struct scn_workload, heap_size, 0, 0, "a size"),
+	K("wss_size", KT_SIZE, struct scn_workload, wss_size, 0, 0, "a size"),
+	K("run", KT_TIME, struct scn_workload, run_ns, 0, 0, "a duration"),
 	{ 0 }
 };
 
@@ -769,8 +780,32 @@ static int scenario_validate(struct scenario *s, char *err, size_t errlen)
 		if (w->type == WL_YCSB && (!w->cache_size || w->cache_size >= w->size))
 			return fail_at(err, errlen, p, sec, "cache_size",
 				       "a ycsb store needs a cache smaller than its data");
+		if (w->type == WL_APP_LAUNCH) {
+			if (!w->apps || !w->rounds)
+				return fail_at(err, errlen, p, sec, w->apps ? "rounds" : "apps",
+					       "app-launch needs apps and rounds (launches)");
+			if (w->heap_size < 4096)
+				return fail_at(err, errlen, p, sec, "heap_size",
+					       "app-launch needs a heap of a page or more after scaling");
+			if (w->wss_size > w->size)
+				return fail_at(err, errlen, p, sec, "wss_size",
+					       "the startup set is larger than the code file");
+			w->ops = (uint64_t)w->rounds;	/* one operation per launch */
+		}
+		if (w->type == WL_SYSBENCH) {
+			if (!w->tables || !w->rows)
+				return fail_at(err, errlen, p, sec, w->tables ? "rows" : "tables",
+					       "a sysbench workload needs tables and rows");
+			if (w->rand_type[0] && strcmp(w->rand_type, "special") &&
+			    strcmp(w->rand_type, "uniform"))
+				return fail_at(err, errlen, p, sec, "rand_type",
+					       "expected special or uniform");
+			if (wl_sysbench_data_bytes(w) > w->size)
+				return fail_at(err, errlen, p, sec, "size",
+					       "the tables do not fit the buffer pool (misses are not modelled)");
+		}
 		if (w->type == WL_FILE_ZIPF || w->type == WL_DD || w->type == WL_FILE_SCAN ||
-		    w->type == WL_YCSB ||
+		    w->type == WL_YCSB || w->type == WL_FIO || w->type == WL_APP_LAUNCH ||
 		    (w->type == WL_TRACE && strcmp(w->target, "anon"))) {
 			if (!w->device[0])
 				return fail_at(err, errlen, p, sec, "device",
@@ -791,7 +826,7 @@ static bool is_scaled_key(const char *key)
 {
 	static const char *const scaled[] = {
 		"node_memory", "memory", "max", "high", "low", "min", "swap_max",
-		"size", "ops", "cache_size", NULL
+		"size", "ops", "cache_size", "rows", "heap_size", "wss_size", NULL
 	};
 
 	for (int i = 0; scaled[i]; i++)

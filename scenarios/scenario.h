@@ -60,6 +60,9 @@ enum scn_workload_type {
 	WL_ANON_ROUNDS,		/* fault in anon memory, free it, `rounds` times */
 	WL_TRACE,		/* replay a page-access trace */
 	WL_YCSB,		/* a key-value store: anon cache over a data file (YCSB) */
+	WL_FIO,			/* fio mmap randread: one file per job (wl_fio.c) */
+	WL_SYSBENCH,		/* sysbench oltp_read_only on an InnoDB-like pool (wl_sysbench.c) */
+	WL_APP_LAUNCH,		/* app launches in sequence, each app its memcg (wl_applaunch.c) */
 	NR_WL_TYPES
 };
 
@@ -86,13 +89,20 @@ struct scn_workload {
 	bool prefault;			/* anon: touch every page once first */
 	double compress_ratio;		/* anon: zram ratio of its data (0: compressor's) */
 	uint64_t pause_ns;		/* file-scan: sleep after each pass */
-	int rounds;			/* anon-rounds: how many */
+	int rounds;			/* anon-rounds: how many; app-launch: launches */
 	char trace_path[256];		/* trace: the file (relative to the scenario's folder) */
 	char trace_format[16];		/* trace: oracle or csv */
 	char target[8];			/* trace: objects map to "file" or "anon" pages */
 	struct trace *trace;		/* trace: loaded requests */
 	uint64_t cache_size;		/* ycsb: the store's own cache (anon), bytes */
 	uint64_t record_size;		/* ycsb: bytes per record */
+	int tables;			/* sysbench: tables */
+	uint64_t rows;			/* sysbench: rows per table (scaled) */
+	char rand_type[16];		/* sysbench: key distribution, special or uniform */
+	int apps;			/* app-launch: apps cycled through */
+	uint64_t heap_size;		/* app-launch: anon heap per app, bytes */
+	uint64_t wss_size;		/* app-launch: code pages touched at startup, bytes */
+	uint64_t run_ns;		/* app-launch: time an app stays in front */
 };
 
 /* [mglru]: the isolate_folios variants and min_ttl (apply to both MGLRU policies) */

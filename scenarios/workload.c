@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "scenarios/workload.h"
+#include "scenarios/wl_fio.h"
+#include "scenarios/wl_sysbench.h"
+#include "scenarios/wl_applaunch.h"
 
 static int ycsb_access(struct workload *w, struct actor *a, uint64_t page, bool write);
 
@@ -219,6 +222,12 @@ int workload_start(struct workload *w, const struct scn_workload *cfg,
 	w->task = task_create(cfg->name, memcg, cfg->node);
 	if (!w->task)
 		return -ENOMEM;
+	if (cfg->type == WL_FIO)
+		return wl_fio_start(w, memcg, bdev, bdev_start);
+	if (cfg->type == WL_SYSBENCH)
+		return wl_sysbench_start(w);
+	if (cfg->type == WL_APP_LAUNCH)
+		return wl_applaunch_start(w, memcg, bdev, bdev_start);
 	if (cfg->type == WL_ANON_ROUNDS) {
 		w->regions = calloc((size_t)cfg->threads, sizeof(*w->regions));
 		w->round = calloc((size_t)cfg->threads, sizeof(*w->round));
@@ -290,6 +299,12 @@ void workload_report(const struct workload *w, struct result_group *g, uint64_t 
 	result_add(g, "dirty_throttle_ms", (double)w->task->dirty_throttle_ns / 1e6, false);
 	if (w->cfg->type == WL_FILE_SCAN)
 		result_add_u64(g, "passes", w->passes);
+	if (w->cfg->type == WL_FIO)
+		wl_fio_report(w, g, secs);
+	if (w->cfg->type == WL_SYSBENCH)
+		wl_sysbench_report(w, g, secs);
+	if (w->cfg->type == WL_APP_LAUNCH)
+		wl_applaunch_report(w, g);
 	if (w->cfg->type == WL_YCSB) {
 		result_add_u64(g, "cache_hits", w->wt_hits);
 		result_add_u64(g, "cache_misses", w->wt_misses);

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Android-like app launches in sequence. Each app is a process in its own
+ * memcg (as Android's per-app cgroups) with a code file (APK, odex/vdex/oat,
+ * native libraries: mapped VM_EXEC, read through page faults from flash)
+ * and an anonymous heap. The launcher brings apps to the front one after the
+ * other, cycling through them; apps stay alive in the background (cached
+ * processes; lmkd kills are not modelled), so a launch is cold only as far as
+ * the app's pages were reclaimed meanwhile.
+ *
+ * A launch runs from the start until the startup working set is touched:
+ * the startup pages of the code file (a fixed set per app, spread over the
+ * file, `wss_size` of it) and the whole heap (written: objects are built).
+ * Then the app stays in front for `run`, touching the same working set once
+ * every `pause` (a share `write_ratio` of heap pages written), and the next
+ * launch begins.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenarios/wl_applaunch.h"
+
+struct app {
+	struct mem_cgroup *memcg;	/* the app's cgroup */
+	struct task *task;		/* its process */
+	struct address_space *code;	/* APK + odex + native libs, mapped exec */
+	struct address_space *heap;	/* Java and native heap */
+	uint32_t *startup;		/* code pages touched at startup, in order */
+	uint64_t nr_startup;
+	uint64_t launches;		/* times brought to the front */
+};
+
+struct wl_applaunch {
+	struct app *apps;
+	int nr_apps;
+	struct histogram relaunch;	/* launches of an app already started once, ns */
+	uint64_t nr_cold;		/* relaunches that read flash or zram */
+	uint64_t launch_major;		/* major faults (flash reads, swap-ins) in launches */
+};
+
+static int app_touch(struct workload *w, struct actor *a, struct app *app,
+		     struct address_space *as, uint64_t page, bool write, uint64_t *nr_major)
+{
+	int ret = as->type == AS_ANON ? anon_access(a, app->task, as, page, write)
+				      : filemap_map_access(a, app->task, as, page, false);
+
+	switch (ret) {
+	case ACCESS_HIT: w->nr_hit++; break;
+	case ACCESS_MINOR: w->nr_minor++; break;
+	case ACCESS_MAJOR: w->nr_major++; (*nr_major)++; break;
+	case ACCESS_NEW: w->nr_new++; break;
+	default: return ret;
+	}
+	actor_charge_user(a, w->cfg->think_ns);
+	actor_cond_resched(a);
+	return 0;
+}
+
+/* One pass over the app's working set: startup code, then the heap. */
+static int app_pass(struct workload *w, struct actor *a, struct app *app, double write_ratio,
+		    uint64_t *nr_major)
+{
+	for (uint64_t i = 0; i < app->nr_startup; i++)
+		if (app_touch(w, a, app, app->code, app->startup[i], false, nr_major))
+			return -EINTR;
+	for (uint64_t p = 0; p < app->heap->nr_pages; p++) {
+		bool write = write_ratio >= 1 || (write_ratio > 0 && rng_double(&a->rng) < write_ratio);
+
+		if (app_touch(w, a, app, app->heap, p, write, nr_major))
+			return -EINTR;
+	}
+	return 0;
+}
+
+static void launcher_thread(struct actor *a, void *arg)
+{
+	struct workload *w = arg;
+	struct wl_applaunch *al = w->priv;
+	const struct scn_workload *c = w->cfg;
+
+	w->threads_running++;
+	if (c->start_ns)
+		actor_sleep_ns(a, c->start_ns);
+	w->start_ns = actor_now_ns(a);
+	for (uint64_t i = 0; i < c->ops; i++) {
+		struct app *app = &al->apps[i % (uint64_t)al->nr_apps];
+		uint64_t t0, lat, nr_major = 0, until;
+
+		a->task = app->task;
+		actor_flush_cpu(a);
+		t0 = actor_now_ns(a);
+		if (app_pass(w, a, app, 1.0, &nr_major))
+			break;
+		actor_flush_cpu(a);
+		lat = actor_now_ns(a) - t0;
+		hist_record(&w->lat, lat);
+		if (app->launches++) {
+			hist_record(&al->relaunch, lat);
+			al->nr_cold += nr_major > 0;
+		}
+		al->launch_major += nr_major;
+		w->ops_issued++;
+		w->ops_done++;
+		/* in front: the working set again every `pause` */
+		until = t0 + lat + c->run_ns;
+		while (actor_now_ns(a) + c->pause_ns < until) {
+			actor_sleep_ns(a, c->pause_ns);
+			if (app_pass(w, a, app, c->write_ratio, &nr_major))
+				goto out;
+		}
+		if (actor_now_ns(a) < until)
+			actor_sleep_until_ns(a, until);
+	}
+out:
+	actor_flush_cpu(a);
+	w->end_ns = actor_now_ns(a);
+	w->threads_running--;
+}
+
+int wl_applaunch_start(struct workload *w, struct mem_cgroup *memcg, struct blockdev *bdev,
+		       uint64_t bdev_start)
+{
+	const struct scn_workload *c = w->cfg;
+	uint64_t code_pages = c->size / 4096, heap_pages = c->heap_size / 4096;
+	uint64_t wss_pages = c->wss_size / 4096;
+	struct wl_applaunch *al = calloc(1, sizeof(*al));
+	char name[96];
+
+	if (!al)
+		return -ENOMEM;
+	w->priv = al;
+	hist_init(&al->relaunch);
+	al->nr_apps = c->apps;
+	al->apps = calloc((size_t)c->apps, sizeof(*al->apps));
+	if (!al->apps)
+		return -ENOMEM;
+	for (int i = 0; i < c->apps; i++) {
+		struct app *app = &al->apps[i];
+
+		snprintf(name, sizeof(name), "%s.%d", c->name, i);
+		app->memcg = mem_cgroup_create(memcg, name);
+		if (!app->memcg)
+			return -ENOMEM;
+		app->task = task_create(name, app->memcg, c->node);
+		if (!app->task)
+			return -ENOMEM;
+		app->code = file_create(name, code_pages, bdev, bdev_start + (uint64_t)i * code_pages,
+					true);
+		app->heap = anon_region_create(app->task, name, heap_pages);
+		app->startup = malloc((wss_pages ? wss_pages : 1) * sizeof(*app->startup));
+		if (!app->code || !app->heap || !app->startup)
+			return -ENOMEM;
+		app->heap->compress_ratio = c->compress_ratio;
+		/* startup pages: wss_pages of the file, evenly spread, same every launch */
+		for (uint64_t k = 0; k < wss_pages; k++)
+			app->startup[k] = (uint32_t)(k * code_pages / wss_pages);
+		app->nr_startup = wss_pages;
+	}
+	w->as = al->apps[0].code;
+	return actor_create(c->name, c->node, launcher_thread, w, false) ? 0 : -ENOMEM;
+}
+
+void wl_applaunch_report(const struct workload *w, struct result_group *g)
+{
+	const struct wl_applaunch *al = w->priv;
+
+	result_add_u64(g, "launches", w->ops_done);
+	result_add(g, "launch_mean_ms", hist_mean(&w->lat) / 1e6, false);
+	result_add(g, "launch_p50_ms", (double)hist_quantile(&w->lat, 0.50) / 1e6, false);
+	result_add(g, "launch_p90_ms", (double)hist_quantile(&w->lat, 0.90) / 1e6, false);
+	result_add(g, "launch_p95_ms", (double)hist_quantile(&w->lat, 0.95) / 1e6, false);
+	/* launches of apps started before: cold only as far as pages were reclaimed */
+	result_add_u64(g, "relaunches", al->relaunch.count);
+	result_add(g, "relaunch_mean_ms", hist_mean(&al->relaunch) / 1e6, false);
+	result_add(g, "relaunch_p95_ms", (double)hist_quantile(&al->relaunch, 0.95) / 1e6, false);
+	result_add_u64(g, "relaunches_cold", al->nr_cold);
+	result_add_u64(g, "launch_major_faults", al->launch_major);
+}
