@@ -317,12 +317,56 @@ int filemap_read(struct actor *a, struct task *t, struct address_space *f,
 	return ret;
 }
 
+/*
+ * write_begin() of a whole page that is not cached: the new folio is filled
+ * by the copy, so nothing is read (ext4/generic block_write_begin read only
+ * blocks a write covers in part). It is added like any page cache folio
+ * (a shadow left there counts as a refault) but not marked accessed
+ * (FGP_WRITEBEGIN has no FGP_ACCESSED).
+ */
+static int filemap_write_begin(struct actor *a, struct task *t, struct address_space *f,
+			       uint64_t index)
+{
+	uint64_t entry;
+	struct folio *folio;
+	uint32_t idx;
+
+	idx = alloc_charge_folio(a, t, t->memcg);
+	if (!idx)
+		return -EINTR;
+	/* the slot may have been filled while we slept in reclaim */
+	entry = f->slots[index];
+	if (entry && !xa_is_value(entry)) {
+		__free_folio(folio_of(idx));
+		return ACCESS_HIT;
+	}
+	folio = folio_of(idx);
+	folio->mapping = f->id;
+	folio->index = (uint32_t)index;
+	/* the copy replaces all of it: it starts from what the device holds */
+	folio->version = f->disk_version[index];
+	folio_set_uptodate(folio);
+	f->slots[index] = idx;
+	f->nr_resident++;
+	mod_lruvec_state(folio_lruvec(folio), NR_FILE_PAGES, 1);
+	folio_add_lru(folio, entry);
+	return ACCESS_NEW;
+}
+
 int filemap_write(struct actor *a, struct task *t, struct address_space *f,
 		  uint64_t index)
 {
-	int ret = filemap_read(a, t, f, index);
-	uint64_t entry;
+	uint64_t entry = f->slots[index];
+	int ret;
 
+	if (t->oom_killed)
+		return -EINTR;
+	if (!entry || xa_is_value(entry)) {
+		ret = filemap_write_begin(a, t, f, index);
+		actor_charge_sys(a, COST_READ_HIT_NS);
+	} else {
+		ret = filemap_read(a, t, f, index);
+	}
 	if (ret < 0)
 		return ret;
 	/* generic_perform_write(): copy in and dirty the folio */
