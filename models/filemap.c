@@ -200,13 +200,11 @@ static uint64_t access_cost(struct actor *a, const struct folio *folio, uint64_t
 
 /*
  * Reads [index, index + nr) of f into the page cache, skipping pages that
- * are present, and waits for the IO. With `overwrite` the caller is about to
- * overwrite whole pages (write_begin of a full page): the folios are added
- * without a read. Returns 0 or -EINTR when the task was killed while
- * allocating.
+ * are present, and waits for the IO. Returns 0 or -EINTR when the task was
+ * killed while allocating.
  */
 static int page_cache_read(struct actor *a, struct task *t, struct address_space *f,
-			   uint64_t index, uint64_t nr, bool fault, bool overwrite)
+			   uint64_t index, uint64_t nr, bool fault)
 {
 	struct mem_cgroup *memcg = t->memcg;
 	uint32_t locked[RA_MAX_PAGES];
@@ -248,8 +246,6 @@ static int page_cache_read(struct actor *a, struct task *t, struct address_space
 		folio_add_lru(folio, entry);
 		mm.in_lru_fault = false;
 		locked[nr_locked++] = idx;
-		if (overwrite)
-			continue;
 		if (!run_len)
 			run_start = i;
 		run_len++;
@@ -302,7 +298,7 @@ int filemap_read(struct actor *a, struct task *t, struct address_space *f,
 			} else {
 				f->ra_size = 0;
 			}
-			if (page_cache_read(a, t, f, index, nr, false, false))
+			if (page_cache_read(a, t, f, index, nr, false))
 				return -EINTR;
 			ret = ACCESS_MAJOR;
 			continue;
@@ -321,27 +317,58 @@ int filemap_read(struct actor *a, struct task *t, struct address_space *f,
 	return ret;
 }
 
+/*
+ * write_begin() of a whole page that is not cached: the new folio is filled
+ * by the copy, so nothing is read (ext4/generic block_write_begin read only
+ * blocks a write covers in part). It is added like any page cache folio
+ * (a shadow left there counts as a refault) but not marked accessed
+ * (FGP_WRITEBEGIN has no FGP_ACCESSED).
+ */
+static int filemap_write_begin(struct actor *a, struct task *t, struct address_space *f,
+			       uint64_t index)
+{
+	uint64_t entry;
+	struct folio *folio;
+	uint32_t idx;
+
+	idx = alloc_charge_folio(a, t, t->memcg);
+	if (!idx)
+		return -EINTR;
+	/* the slot may have been filled while we slept in reclaim */
+	entry = f->slots[index];
+	if (entry && !xa_is_value(entry)) {
+		__free_folio(folio_of(idx));
+		return ACCESS_HIT;
+	}
+	folio = folio_of(idx);
+	folio->mapping = f->id;
+	folio->index = (uint32_t)index;
+	/* the copy replaces all of it: it starts from what the device holds */
+	folio->version = f->disk_version[index];
+	folio_set_uptodate(folio);
+	f->slots[index] = idx;
+	f->nr_resident++;
+	mod_lruvec_state(folio_lruvec(folio), NR_FILE_PAGES, 1);
+	folio_add_lru(folio, entry);
+	return ACCESS_NEW;
+}
+
 int filemap_write(struct actor *a, struct task *t, struct address_space *f,
 		  uint64_t index)
 {
 	uint64_t entry = f->slots[index];
-	bool created = false;
 	int ret;
 
-	/*
-	 * Every write here covers whole pages: write_begin finds or creates
-	 * the folio and reads nothing (the data is about to be replaced).
-	 */
+	if (t->oom_killed)
+		return -EINTR;
 	if (!entry || xa_is_value(entry)) {
-		if (page_cache_read(a, t, f, index, 1, false, true))
-			return -EINTR;
-		created = true;
+		ret = filemap_write_begin(a, t, f, index);
+		actor_charge_sys(a, COST_READ_HIT_NS);
+	} else {
+		ret = filemap_read(a, t, f, index);
 	}
-	ret = filemap_read(a, t, f, index);
 	if (ret < 0)
 		return ret;
-	if (created && ret == ACCESS_HIT)
-		ret = ACCESS_NEW;
 	/* generic_perform_write(): copy in and dirty the folio */
 	entry = f->slots[index];
 	if (entry && !xa_is_value(entry)) {
@@ -405,7 +432,7 @@ int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
 				count_memcg_events(t->memcg, PGMAJFAULT, 1);
 			}
 			ret = ACCESS_MAJOR;
-			if (page_cache_read(a, t, f, start, nr, true, false))
+			if (page_cache_read(a, t, f, start, nr, true))
 				return -EINTR;
 			continue;
 		}

@@ -125,7 +125,7 @@ static void mem_cgroup_handle_over_high(struct actor *a, struct mem_cgroup *memc
 int mem_cgroup_charge(struct actor *a, struct task *t, struct mem_cgroup *memcg)
 {
 	int nr_retries = MAX_RECLAIM_RETRIES;
-	bool passed_oom = false;
+	bool passed_oom = false, drained = false;
 	struct mem_cgroup *over;
 
 retry:
@@ -141,6 +141,11 @@ retry:
 
 		if (mem_cgroup_margin(over) >= 1)
 			goto retry;
+		/* drain_all_stock(): per-CPU charge caches give pages back, once */
+		if (!drained) {
+			drained = true;
+			goto retry;
+		}
 		/* Reclaim freed something: retry without using up a retry. */
 		if (nr_reclaimed)
 			goto retry;
@@ -161,6 +166,56 @@ retry:
 done:
 	mem_cgroup_handle_over_high(a, memcg);
 	return 0;
+}
+
+/* ---- rstat: the statistics readers see (mem_cgroup_flush_stats) ---- */
+
+/* FLUSH_TIME = 2 * HZ: the period of flush_memcg_stats_dwork (mm/memcontrol.c) */
+#define MEMCG_FLUSH_TIME_NS (2 * NSEC_PER_SEC)
+
+uint64_t memcg_page_state_flushed(const struct mem_cgroup *memcg, enum node_stat_item idx)
+{
+	return memcg->vmstats_flushed[idx];
+}
+
+/*
+ * do_flush_stats() of the root: every memcg's hierarchical counters become
+ * visible to readers of flushed stats. The kernel skips a flush when fewer
+ * than MEMCG_CHARGE_BATCH updates per CPU are pending; the periodic flusher
+ * ignores that, and so do we.
+ */
+void mem_cgroup_flush_stats(void)
+{
+	for (int id = 1; id <= mm.nr_memcgs; id++) {
+		struct mem_cgroup *memcg = mm.memcgs[id];
+
+		for (int i = 0; i < NR_NODE_STAT_ITEMS; i++)
+			memcg->vmstats_flushed[i] = memcg_page_state(memcg, (enum node_stat_item)i);
+	}
+	mm.stats_flush_last_ns = current_actor ? actor_now_ns(current_actor) : engine_clock_ns();
+	mm.nr_stats_flushes++;
+}
+
+/* Only flush if the periodic flusher is one full cycle late (2 * FLUSH_TIME). */
+void mem_cgroup_flush_stats_ratelimited(uint64_t now_ns)
+{
+	if (now_ns > mm.stats_flush_last_ns + 2 * MEMCG_FLUSH_TIME_NS)
+		mem_cgroup_flush_stats();
+}
+
+/* flush_memcg_stats_dwork(): queued FLUSH_TIME after boot, then every FLUSH_TIME */
+static void stats_flusher_fn(struct actor *self, void *arg)
+{
+	(void)arg;
+	for (;;) {
+		actor_sleep_ns(self, MEMCG_FLUSH_TIME_NS);
+		mem_cgroup_flush_stats();
+	}
+}
+
+int mem_cgroup_stats_flusher_start(void)
+{
+	return actor_create("memcg-flush", 0, stats_flusher_fn, NULL, true) ? 0 : -ENOMEM;
 }
 
 /* ---- protection: mem_cgroup_calculate_protection() ---- */

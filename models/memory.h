@@ -28,6 +28,17 @@ int mem_cgroup_charge(struct actor *a, struct task *t, struct mem_cgroup *memcg)
 void mem_cgroup_uncharge(struct mem_cgroup *memcg, uint64_t nr_pages);
 /* Charges one page if every ancestor has room; no reclaim. */
 bool mem_cgroup_try_charge_noreclaim(struct mem_cgroup *memcg);
+/*
+ * memcg statistics as rstat readers see them (cgroup v2): memcg_page_state()
+ * as of the last flush. The periodic flusher (flush_memcg_stats_dwork)
+ * flushes every FLUSH_TIME; mem_cgroup_flush_stats_ratelimited() flushes
+ * only when it is a full cycle late.
+ */
+uint64_t memcg_page_state_flushed(const struct mem_cgroup *memcg, enum node_stat_item idx);
+void mem_cgroup_flush_stats(void);
+void mem_cgroup_flush_stats_ratelimited(uint64_t now_ns);
+/* Starts the periodic flusher; 0 or -ENOMEM. */
+int mem_cgroup_stats_flusher_start(void);
 void memcg_memory_event(struct mem_cgroup *memcg, enum memcg_memory_event event);
 /* Kills the task with the largest footprint under memcg (NULL: whole machine). */
 bool out_of_memory(struct mem_cgroup *memcg, struct actor *a);

@@ -167,6 +167,7 @@ struct mem_cgroup {
 	struct lruvec *lruvec[MAX_NUMNODES];	/* per node */
 	bool online;			/* not deleted */
 	void *lrupriv;			/* policy state per memcg (memcg LRU) */
+	uint64_t vmstats_flushed[NR_NODE_STAT_ITEMS];	/* memcg_page_state() at the last rstat flush */
 };
 
 enum pgdat_flags {
@@ -295,6 +296,8 @@ struct mm_kernel {
 	struct mglru_opts mglru;	/* MGLRU variant options */
 	struct rng rng;			/* get_random_u32_below() */
 	uint64_t nr_flusher_wakeups;	/* wakeup_flusher_threads(WB_REASON_VMSCAN) calls */
+	uint64_t stats_flush_last_ns;	/* flush_last_time: the last memcg rstat flush */
+	uint64_t nr_stats_flushes;	/* memcg rstat flushes done */
 };
 
 extern struct mm_kernel mm;

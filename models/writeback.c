@@ -29,6 +29,7 @@ static int nr_wbs;
 
 struct wb_bio {
 	struct bdi_writeback *wb;
+	bool queued;			/* counted in wb->inflight (in the device's queue) */
 	uint32_t nr;
 	uint32_t idx[WB_BIO_PAGES];	/* folios written by this bio */
 };
@@ -60,6 +61,7 @@ struct dirty_state {
 	uint64_t dirty;		/* NR_FILE_DIRTY + NR_WRITEBACK */
 	uint64_t bg_thresh;	/* background threshold */
 	uint64_t thresh;	/* the dirty limit */
+	uint64_t avail;		/* dirtyable memory of the domain */
 };
 
 static void global_dirty_state(struct dirty_state *ds)
@@ -76,30 +78,59 @@ static void global_dirty_state(struct dirty_state *ds)
 		dirty += node_page_state(pgdat, NR_FILE_DIRTY) + node_page_state(pgdat, NR_WRITEBACK);
 	}
 	ds->dirty = dirty;
+	ds->avail = avail;
 	ds->thresh = avail * DIRTY_RATIO / 100;
 	ds->bg_thresh = avail * DIRTY_BACKGROUND_RATIO / 100;
 }
 
-/* cgroup v2 writeback: the memcg's file pages plus its headroom */
-static void memcg_dirty_state(const struct mem_cgroup *memcg, uint64_t global_avail,
+/*
+ * mem_cgroup_wb_stats(): the memcg's file, dirty and writeback pages as of
+ * the last rstat flush (ratelimited since 6.8, commit "mm: writeback:
+ * ratelimit stat flush from mem_cgroup_wb_stats"), and its headroom from
+ * the live page counters.
+ */
+static void mem_cgroup_wb_stats(const struct mem_cgroup *memcg, uint64_t *filepages,
+				uint64_t *headroom, uint64_t *dirty, uint64_t *writeback)
+{
+	mem_cgroup_flush_stats_ratelimited(current_actor ? actor_now_ns(current_actor)
+							 : engine_clock_ns());
+	*dirty = memcg_page_state_flushed(memcg, NR_FILE_DIRTY);
+	*writeback = memcg_page_state_flushed(memcg, NR_WRITEBACK);
+	*filepages = memcg_page_state_flushed(memcg, NR_ACTIVE_FILE) +
+		     memcg_page_state_flushed(memcg, NR_INACTIVE_FILE);
+	*headroom = UINT64_MAX;
+	for (const struct mem_cgroup *pos = memcg; pos->parent; pos = pos->parent) {
+		uint64_t ceiling = pos->max < pos->high ? pos->max : pos->high;
+		uint64_t room = ceiling > pos->usage ? ceiling - pos->usage : 0;
+
+		if (room < *headroom)
+			*headroom = room;
+	}
+}
+
+/* cgroup v2 writeback (mdtc_calc_avail): the memcg's file pages plus the
+ * headroom it could still fill with clean pages from elsewhere */
+static void memcg_dirty_state(const struct mem_cgroup *memcg, const struct dirty_state *gds,
 			      struct dirty_state *ds)
 {
-	uint64_t file = memcg_page_state(memcg, NR_ACTIVE_FILE) +
-			memcg_page_state(memcg, NR_INACTIVE_FILE);
-	uint64_t headroom = UINT64_MAX, avail;
+	uint64_t filepages, headroom, dirty, writeback, clean, global_clean, other_clean, avail;
 
-	for (const struct mem_cgroup *pos = memcg; pos; pos = pos->parent) {
-		uint64_t room = pos->max > pos->usage ? pos->max - pos->usage : 0;
-
-		if (pos->max != UINT64_MAX && room < headroom)
-			headroom = room;
-	}
-	avail = file + (headroom < global_avail ? headroom : global_avail);
-	ds->dirty = memcg_page_state(memcg, NR_FILE_DIRTY) + memcg_page_state(memcg, NR_WRITEBACK);
+	mem_cgroup_wb_stats(memcg, &filepages, &headroom, &dirty, &writeback);
+	ds->dirty = dirty + writeback;
+	clean = filepages - (filepages < ds->dirty ? filepages : ds->dirty);
+	global_clean = gds->avail - (gds->avail < gds->dirty ? gds->avail : gds->dirty);
+	other_clean = global_clean - (global_clean < clean ? global_clean : clean);
+	avail = filepages + (headroom < other_clean ? headroom : other_clean);
 	ds->thresh = avail * DIRTY_RATIO / 100;
 	ds->bg_thresh = avail * DIRTY_BACKGROUND_RATIO / 100;
 }
 
+/*
+ * wb_over_bg_thresh(): the global domain, then each memcg domain, by the
+ * domain's (flushed) dirty count or by the wb's own reclaimable pages,
+ * which are exact (wb_stat(WB_RECLAIMABLE); our stand-in is the memcg's
+ * live NR_FILE_DIRTY, one cgroup wb per memcg).
+ */
 static bool over_bground_thresh(void)
 {
 	struct dirty_state gds;
@@ -110,8 +141,9 @@ static bool over_bground_thresh(void)
 	for (int id = 2; id <= mm.nr_memcgs; id++) {
 		struct dirty_state mds;
 
-		memcg_dirty_state(mm.memcgs[id], gds.thresh * 100 / DIRTY_RATIO, &mds);
-		if (mds.dirty > mds.bg_thresh)
+		memcg_dirty_state(mm.memcgs[id], &gds, &mds);
+		if (mds.dirty > mds.bg_thresh ||
+		    memcg_page_state(mm.memcgs[id], NR_FILE_DIRTY) > mds.bg_thresh)
 			return true;
 	}
 	return false;
@@ -139,6 +171,22 @@ void wakeup_flusher_threads(void)
  * under its limit again. The kernel's rate-based pause estimation is not
  * modelled.
  */
+/*
+ * wb_stat_error(): how far the wb's per-CPU counters can be off,
+ * WB_STAT_BATCH = 8 * (1 + ilog2(nr_cpus)) pages per CPU.
+ */
+static uint64_t wb_stat_error(void)
+{
+	uint64_t cpus = 0, log = 0;
+	int nid;
+
+	for_each_node(nid)
+		cpus += (uint64_t)mm.machine.node[nid].nr_cpus;
+	while ((2ULL << log) <= cpus)
+		log++;
+	return 8 * (1 + log) * cpus;
+}
+
 uint64_t balance_dirty_pages_ratelimited(struct actor *a, struct task *t)
 {
 	uint64_t slept = 0;
@@ -150,7 +198,7 @@ uint64_t balance_dirty_pages_ratelimited(struct actor *a, struct task *t)
 		if (t->oom_killed)
 			return slept;
 		global_dirty_state(&gds);
-		memcg_dirty_state(t->memcg, gds.thresh * 100 / DIRTY_RATIO, &mds);
+		memcg_dirty_state(t->memcg, &gds, &mds);
 		if (t->memcg != mm.root_mem_cgroup &&
 		    mds.dirty * (gds.thresh + 1) > gds.dirty * (mds.thresh + 1))
 			worst = &mds;
@@ -169,17 +217,33 @@ uint64_t balance_dirty_pages_ratelimited(struct actor *a, struct task *t)
 		slept += pause;
 		if (worst->dirty < worst->thresh)
 			return slept;	/* one pause per call below the limit */
+		/* the wb has (almost) nothing dirty or in flight: the domain's
+		 * count is stale or others', let the writer go (wb_dirty) */
+		if (worst == &mds &&
+		    memcg_page_state(t->memcg, NR_FILE_DIRTY) +
+		    memcg_page_state(t->memcg, NR_WRITEBACK) <= wb_stat_error())
+			return slept;
 	}
 }
 
 /* ---- the flusher ---- */
 
+static void wb_bio_dequeue(void *private, uint64_t now)
+{
+	struct wb_bio *bio = private;
+
+	(void)now;
+	if (!bio->queued)
+		return;
+	bio->queued = false;
+	bio->wb->inflight -= bio->nr;
+	waitq_wake_all(bio->wb->inflight_wait);
+}
+
 static void wb_end_io(void *private, uint64_t now)
 {
 	struct wb_bio *bio = private;
-	struct bdi_writeback *wb = bio->wb;
 
-	(void)now;
 	for (uint32_t i = 0; i < bio->nr; i++) {
 		struct folio *folio = folio_of(bio->idx[i]);
 
@@ -193,20 +257,34 @@ static void wb_end_io(void *private, uint64_t now)
 		writeback_complete(NODE_DATA(folio->nid), 1);
 	}
 	count_vm_events(NR_WRITTEN, bio->nr);
-	wb->inflight -= bio->nr;
-	waitq_wake_all(wb->inflight_wait);
+	wb_bio_dequeue(bio, now);
 	free(bio);
+}
+
+/*
+ * Submits a writeback bio. Its pages count against the flusher's queue
+ * depth until the device has served it; a dm-delay-like delay holds the
+ * bio outside the queue, so it stops counting then, before it completes.
+ */
+static void wb_bio_submit(struct bdi_writeback *wb, struct wb_bio *bio, struct blockdev *bdev,
+			  uint64_t sector, uint64_t now)
+{
+	uint64_t delay = blockdev_delay_ns(bdev, REQ_OP_WRITE), done;
+
+	bio->queued = true;
+	wb->inflight += bio->nr;
+	count_vm_events(PGPGOUT, bio->nr * (PAGE_SIZE / 1024));
+	done = blockdev_submit(bdev, REQ_OP_WRITE, sector, bio->nr, now, wb_end_io, bio);
+	if (delay && done > now + delay)
+		timer_add(done - delay, wb_bio_dequeue, bio);
 }
 
 static void wb_submit(struct bdi_writeback *wb, struct address_space *as, struct wb_bio *bio,
 		      uint64_t first)
 {
 	actor_charge_sys(wb->actor, COST_BIO_SUBMIT_NS);
-	wb->inflight += bio->nr;
 	wb->nr_written += bio->nr;
-	count_vm_events(PGPGOUT, bio->nr * (PAGE_SIZE / 1024));
-	blockdev_submit(as->bdev, REQ_OP_WRITE, as->bdev_start + first, bio->nr,
-			actor_now_ns(wb->actor), wb_end_io, bio);
+	wb_bio_submit(wb, bio, as->bdev, as->bdev_start + first, actor_now_ns(wb->actor));
 }
 
 /* writeback_single_inode(): dirty folios in file order from writeback_index */
@@ -281,10 +359,7 @@ int pageout_file_folio(struct folio *folio, struct actor *a)
 	mod_lruvec_state(folio_lruvec(folio), NR_WRITEBACK, 1);
 	bio->idx[bio->nr++] = folio_idx(folio);
 	actor_charge_sys(a, COST_BIO_SUBMIT_NS);
-	wb->inflight++;
-	count_vm_events(PGPGOUT, PAGE_SIZE / 1024);
-	blockdev_submit(as->bdev, REQ_OP_WRITE, as->bdev_start + folio->index, 1,
-			actor_now_ns(a), wb_end_io, bio);
+	wb_bio_submit(wb, bio, as->bdev, as->bdev_start + folio->index, actor_now_ns(a));
 	return 1;
 }
 

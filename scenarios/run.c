@@ -455,6 +455,10 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 	}
 	for_each_node(nid)
 		kswapd_run(nid);
+	if (mem_cgroup_stats_flusher_start()) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
 	sm.host_start = sm.host_last = host_start;
 	if (o->sample_ns || o->progress || (o->dump_lru_gen && o->dump_every_ns)) {
 		sm.o = o;

@@ -114,6 +114,16 @@ static void account(struct blockdev *d, enum bio_op op, uint32_t nr_pages, uint6
 		d->busy_until_ns = done;
 }
 
+/*
+ * delay_read/delay_write stand for dm-delay in front of the device: the
+ * bio is held for the delay outside the device's queue, so the delay adds
+ * to the completion time but occupies neither a channel nor the head.
+ */
+uint64_t blockdev_delay_ns(const struct blockdev *d, enum bio_op op)
+{
+	return op == REQ_OP_READ ? d->p.delay_read_ns : d->p.delay_write_ns;
+}
+
 /* ---- HDD: one head, seek + rotation + zoned transfer, C-LOOK queue ---- */
 
 static uint64_t hdd_service_ns(struct blockdev *d, const struct bdev_req *r)
@@ -128,7 +138,7 @@ static uint64_t hdd_service_ns(struct blockdev *d, const struct bdev_req *r)
 	double outer = (double)(rd ? p->read_bw : p->write_bw);
 	double inner = (double)p->inner_bw * outer / (double)(p->read_bw ? p->read_bw : 1);
 	double bw = outer - (outer - inner) * ((double)pos / (double)cap);
-	uint64_t ns = rd ? p->read_lat_ns + p->delay_read_ns : p->write_lat_ns + p->delay_write_ns;
+	uint64_t ns = rd ? p->read_lat_ns : p->write_lat_ns;
 
 	if (bw < 1)
 		bw = 1;
@@ -187,8 +197,15 @@ static void hdd_complete(void *arg, uint64_t now)
 		d->queue[i] = d->queue[--d->nr_queued];
 		hdd_start(d, &next, now);
 	}
-	if (done.end_io)
-		done.end_io(done.private, now);
+	if (done.end_io) {
+		uint64_t delay = blockdev_delay_ns(d, done.op);
+
+		d->st.service_ns += delay;
+		if (delay)
+			timer_add(now + delay, done.end_io, done.private);
+		else
+			done.end_io(done.private, now);
+	}
 }
 
 static uint64_t hdd_submit(struct blockdev *d, const struct bdev_req *r, uint64_t now)
@@ -215,8 +232,8 @@ uint64_t blockdev_submit(struct blockdev *d, enum bio_op op, uint64_t sector,
 	uint64_t bytes = (uint64_t)nr_pages * 4096;
 	bool rd = op == REQ_OP_READ;
 	uint64_t bw = rd ? d->p.read_bw : d->p.write_bw;
-	uint64_t lat = rd ? d->p.read_lat_ns + d->p.delay_read_ns
-			  : d->p.write_lat_ns + d->p.delay_write_ns;
+	uint64_t delay = blockdev_delay_ns(d, op);
+	uint64_t lat = rd ? d->p.read_lat_ns : d->p.write_lat_ns;
 	unsigned int c = 0;
 	uint64_t start, xfer_end, done;
 
@@ -224,11 +241,11 @@ uint64_t blockdev_submit(struct blockdev *d, enum bio_op op, uint64_t sector,
 		struct bdev_req r = { sector, nr_pages, op, now_ns, end_io, private };
 		uint64_t t = hdd_submit(d, &r, now_ns);
 
-		return t;	/* end_io runs from hdd_complete() */
+		return t ? t + delay : 0;	/* end_io runs from hdd_complete() */
 	}
 	if (d->p.type == BDEV_RAMDISK) {
 		/* the copy is the submitter's CPU time; completion is immediate */
-		done = now_ns + lat;
+		done = now_ns + lat + delay;
 		account(d, op, nr_pages, now_ns, now_ns, done);
 		if (end_io)
 			timer_add(done, end_io, private);
@@ -246,6 +263,8 @@ uint64_t blockdev_submit(struct blockdev *d, enum bio_op op, uint64_t sector,
 	done = xfer_end + lat;
 	d->chan_free_ns[c] = done;
 	account(d, op, nr_pages, now_ns, start, done);
+	d->st.service_ns += delay;
+	done += delay;
 
 	if (end_io)
 		timer_add(done, end_io, private);

@@ -94,6 +94,8 @@ void blockdev_exit(struct blockdev *d);
  * completion in every case; a submitter that got 0 must wait for it.
  * The submitter also spends d->p.cpu_per_page_ns per page of CPU.
  */
+/* The dm-delay-like delay of an op: added to its completion, not device time. */
+uint64_t blockdev_delay_ns(const struct blockdev *d, enum bio_op op);
 uint64_t blockdev_submit(struct blockdev *d, enum bio_op op, uint64_t sector,
 			 uint32_t nr_pages, uint64_t now_ns,
 			 bio_end_io_fn end_io, void *private);

@@ -3,7 +3,8 @@
  * Dirty page cache and writeback: dirty accounting, the flusher cleaning
  * everything when woken by reclaim (data versions reach the device),
  * reclaim_throttle(WRITEBACK) woken early by completions or timing out,
- * and balance_dirty_pages() throttling a writer in a small memcg.
+ * balance_dirty_pages() judging a memcg by its last rstat flush, and the
+ * dd throttling reproducer of the 2026 MGLRU series.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -150,13 +151,102 @@ START_TEST(test_dd_in_small_memcg_is_throttled_and_finishes)
 	ck_assert_int_eq(harness_parse_result(out, &r), 0);
 	ck_assert_double_eq(harness_value(&r, "workload.dd", "oom_killed"), 0);
 	ck_assert_double_eq(harness_value(&r, "workload.dd", "ops"), 96);
-	/* a writer past the memcg's dirty limit sleeps in balance_dirty_pages */
-	ck_assert(harness_value(&r, "workload.dd", "dirty_throttle_ms") > 0);
+	/*
+	 * Before the first rstat flush the memcg looks clean to
+	 * balance_dirty_pages(): the writer fills it with dirty pages and
+	 * memcg reclaim is what waits, on congestion, for the writeback.
+	 */
+	ck_assert(harness_value(&r, "node.0", "throttle_congested_ms") > 0);
 	ck_assert(harness_value(&r, "vmstat", "nr_written") > 0);
 	result_free(&r);
 	free(out);
 	unlink(path);
 	free(path);
+}
+END_TEST
+
+/* ---- the memcg dirty domain reads flushed statistics ---- */
+
+struct flush_case {
+	struct blockdev dev;
+	struct address_space *f;
+	struct task *t;
+	uint64_t before_ns, after_ns;	/* balance_dirty_pages sleep before/after the flush */
+	uint64_t dirty, flushed;	/* memcg dirty + writeback: live, and as flushed */
+};
+
+static void dirty_then_flush(struct actor *a, void *arg)
+{
+	struct flush_case *c = arg;
+
+	/* half the memcg dirtied: far past 20% of its dirtyable memory */
+	for (uint64_t i = 0; i < c->f->nr_pages; i++)
+		ck_assert_int_ge(filemap_write(a, c->t, c->f, i), 0);
+	c->before_ns = c->t->dirty_throttle_ns;
+	/* flush_memcg_stats_dwork(): now the domain sees the dirty pages */
+	mem_cgroup_flush_stats();
+	c->dirty = memcg_page_state(c->t->memcg, NR_FILE_DIRTY) +
+		   memcg_page_state(c->t->memcg, NR_WRITEBACK);
+	c->flushed = memcg_page_state_flushed(c->t->memcg, NR_FILE_DIRTY) +
+		     memcg_page_state_flushed(c->t->memcg, NR_WRITEBACK);
+	c->after_ns = balance_dirty_pages_ratelimited(a, c->t);
+}
+
+START_TEST(test_memcg_dirty_limit_from_flushed_stats)
+{
+	struct flush_case c = { 0 };
+	struct mem_cgroup *memcg;
+
+	harness_boot(1, 1 << 16, &classic_policy);
+	harness_nvme(&c.dev);
+	ck_assert_int_eq(wb_create(&c.dev), 0);
+	memcg = mem_cgroup_create(mm.root_mem_cgroup, "m");
+	memcg->max = 4096;
+	c.f = file_create("f", 2048, &c.dev, 0, false);
+	c.t = task_create("writer", memcg, 0);
+	harness_run_actor(dirty_then_flush, &c);
+	ck_assert_uint_eq(c.dirty, 2048);
+	ck_assert_uint_eq(c.flushed, 2048);
+	/* stale (never flushed) stats: the memcg looked clean, no pause */
+	ck_assert_uint_eq(c.before_ns, 0);
+	/* flushed: 2048 dirty of avail = 2048 file + 2048 headroom, limit 20% */
+	ck_assert_uint_gt(c.after_ns, 0);
+}
+END_TEST
+
+/* ---- SEEDS A.4: dd in a 128M memcg on a 1 s write delay ---- */
+
+static void run_dd_throttle(const char *policy, struct run_result *r)
+{
+	char *out = NULL, err[512];
+	const char *path = harness_src_path("scenarios/dd-throttle.ini");
+	int rc;
+
+	rc = harness_run_scenario(path, NULL, 0, 1.0, 1, policy, true, &out, err, sizeof(err));
+	ck_assert_msg(rc == 0, "run failed: %s", err);
+	ck_assert_int_eq(harness_parse_result(out, r), 0);
+	free(out);
+}
+
+START_TEST(test_dd_throttle_old_ooms_budget_throttles)
+{
+	struct run_result old, budget;
+
+	run_dd_throttle("mglru-old", &old);
+	run_dd_throttle("mglru-budget", &budget);
+	/* mglru-old bumps dirty/writeback folios in sort_folio: reclaim never
+	 * sees them, never throttles, and the charge runs out of retries */
+	ck_assert_double_eq(harness_value(&old, "workload.dd", "oom_killed"), 1);
+	ck_assert(harness_value(&old, "workload.dd", "ops") < 192);
+	ck_assert(!(harness_value(&old, "node.0", "throttle_congested_ms") > 0));
+	/* mglru-budget reactivates them in shrink_folio_list, meets them again
+	 * under writeback (congested) and waits for the device */
+	ck_assert_double_eq(harness_value(&budget, "workload.dd", "oom_killed"), 0);
+	ck_assert_double_eq(harness_value(&budget, "workload.dd", "ops"), 192);
+	ck_assert(harness_value(&budget, "node.0", "throttle_congested_ms") > 0);
+	ck_assert(harness_value(&budget, "vmstat", "nr_vmscan_immediate_reclaim") > 0);
+	result_free(&old);
+	result_free(&budget);
 }
 END_TEST
 
@@ -170,6 +260,8 @@ static Suite *writeback_suite(void)
 	tcase_add_test(tc, test_writeback_throttle_woken_by_completions);
 	tcase_add_test(tc, test_writeback_throttle_too_few_completions_times_out);
 	tcase_add_test(tc, test_dd_in_small_memcg_is_throttled_and_finishes);
+	tcase_add_test(tc, test_memcg_dirty_limit_from_flushed_stats);
+	tcase_add_test(tc, test_dd_throttle_old_ooms_budget_throttles);
 	suite_add_tcase(s, tc);
 	return s;
 }

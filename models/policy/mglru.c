@@ -905,8 +905,13 @@ static void isolate_folio(struct lruvec *lruvec, struct folio *folio)
 	/* refs count only while PG_referenced is set */
 	if (!folio_test_referenced(folio))
 		folio->flags &= ~LRU_REFS_MASK;
-	/* for shrink_folio_list() */
-	folio_clear_reclaim(folio);
+	/*
+	 * mglru-old clears PG_reclaim for shrink_folio_list(); the series
+	 * (patch 9) keeps it: shrink_folio_list() uses it to count folios met
+	 * again under writeback as congested.
+	 */
+	if (!variant()->reactivate_dirty)
+		folio_clear_reclaim(folio);
 	lru_gen_del_folio(lruvec, folio, true);
 }
 
