@@ -203,7 +203,6 @@ bool waitq_wait(struct actor *a, struct waitq *wq, uint64_t timeout_ns)
 {
 	int timed_out = 0;
 
-	actor_flush_cpu(a);
 	if (!a->sem)
 		SG_CALL(a->sem = sg_sem_init(0));
 	a->woken = false;
@@ -214,6 +213,14 @@ bool waitq_wait(struct actor *a, struct waitq *wq, uint64_t timeout_ns)
 		wq->head = a;
 	wq->tail = a;
 	wq->nr_waiters++;
+	/*
+	 * Queued first, then the pending CPU time is handed over: that is a
+	 * point where other actors run, and a wake-up meanwhile must find us
+	 * on the queue (it leaves the semaphore released for the acquire
+	 * below) instead of being lost while the caller's condition, checked
+	 * before the call, no longer holds.
+	 */
+	actor_flush_cpu(a);
 	if (timeout_ns)
 		timed_out = sg_sem_acquire_timeout(a->sem, ns_to_s(timeout_ns));
 	else

@@ -271,6 +271,37 @@ static void waker_fn(struct actor *a, void *arg)
 		waitq_wake_all(w->wq);
 }
 
+/*
+ * A waiter with CPU time still pending: waitq_wait hands that time to the
+ * engine, during which others run. A wake-up in that window must not be
+ * lost (the waiter checked its condition before the call; it would sleep
+ * forever). The waiter owes 2 ms of CPU, the waker wakes at 1 ms.
+ */
+static void busy_waiter_fn(struct actor *a, void *arg)
+{
+	struct wq_test *w = arg;
+
+	actor_charge_sys(a, 2 * NSEC_PER_MSEC);
+	w->woke[0] = waitq_wait(a, w->wq, 0);
+	w->at[0] = engine_clock_ns();
+}
+
+START_TEST(test_waitq_wake_while_waiter_flushes_cpu)
+{
+	struct wq_test w = { .wake_at_ns = 1 * NSEC_PER_MSEC };
+
+	boot_one_node(2);
+	w.wq = waitq_create();
+	ck_assert_ptr_nonnull(actor_create("waker", 0, waker_fn, &w, false));
+	harness_run_actor(busy_waiter_fn, &w);
+	ck_assert_int_eq(w.nr_waiters_seen, 1);
+	ck_assert(w.woke[0]);
+	/* it returns once its own CPU time is spent */
+	ck_assert_uint_eq(w.at[0], 2 * NSEC_PER_MSEC);
+	waitq_destroy(w.wq);
+}
+END_TEST
+
 START_TEST(test_waitq_timeout)
 {
 	struct wq_test w = { .timeout_ns = 5 * NSEC_PER_MSEC };
@@ -632,6 +663,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, test_waitq_wake_all_two_untimed_waiters);
 	tcase_add_test(tc, test_waitq_wake_all_then_wait_again);
 	tcase_add_test(tc, test_sim_mutex_blocks);
+	tcase_add_test(tc, test_waitq_wake_while_waiter_flushes_cpu);
 	tcase_add_test(tc, test_timers_fire_in_time_then_insertion_order);
 	tcase_add_test(tc, test_timer_added_earlier_than_pending_one);
 	tcase_add_test(tc, test_cpu_shared_on_one_core);
