@@ -60,6 +60,7 @@ enum scn_workload_type {
 	WL_ANON_ROUNDS,		/* fault in anon memory, free it, `rounds` times */
 	WL_TRACE,		/* replay a page-access trace */
 	WL_YCSB,		/* a key-value store: anon cache over a data file (YCSB) */
+	WL_PROACTIVE_RECLAIM,	/* one write to memory.reclaim (scenarios/wl_reclaim.c) */
 	NR_WL_TYPES
 };
 
@@ -89,10 +90,11 @@ struct scn_workload {
 	int rounds;			/* anon-rounds: how many */
 	char trace_path[256];		/* trace: the file (relative to the scenario's folder) */
 	char trace_format[16];		/* trace: oracle or csv */
-	char target[8];			/* trace: objects map to "file" or "anon" pages */
+	char target[SCN_NAME_LEN];	/* trace: "file" or "anon"; proactive-reclaim: a memcg or "root" */
 	struct trace *trace;		/* trace: loaded requests */
 	uint64_t cache_size;		/* ycsb: the store's own cache (anon), bytes */
 	uint64_t record_size;		/* ycsb: bytes per record */
+	uint64_t amount;		/* proactive-reclaim: bytes written to memory.reclaim (UINT64_MAX: full) */
 };
 
 /* [mglru]: the isolate_folios variants and min_ttl (apply to both MGLRU policies) */
@@ -102,6 +104,11 @@ struct scn_mglru {
 	int retry_once;			/* -1 default, 0 or 1 */
 	int fallback_gate;		/* -1 default, 0 or 1 */
 	uint64_t min_ttl_ns;		/* min_ttl_ms */
+};
+
+/* [memcg] (no name): options of the memcg code itself */
+struct scn_memcg_opts {
+	int reclaim_batch;		/* -1 default, else enum memcg_reclaim_batch */
 };
 
 /* [swap]: one swap device */
@@ -126,6 +133,7 @@ struct scenario {
 	int nr_memcgs;
 	struct scn_workload workload[SCN_MAX_WORKLOADS];
 	int nr_workloads;
+	struct scn_memcg_opts memcg_opts;	/* [memcg] */
 };
 
 /*
