@@ -28,6 +28,14 @@
 #define COST_FREE_FOLIO_NS 300
 /* Moving one folio between lists (putback, activation, rotation). */
 #define COST_LRU_MOVE_NS 30
+/*
+ * Reclaim visiting one memcg on one node, whatever it then scans:
+ * mem_cgroup_iter, the protection calculation, get_scan_count's size and
+ * cost reads, lru_add_drain, and shrink_slab's count_objects of each
+ * memcg-aware shrinker (~10-20 list_lrus at ~100 ns). An estimate from
+ * those paths, not a measurement; the "restart cost" of 287d5fedb377.
+ */
+#define COST_MEMCG_VISIT_NS 2000
 
 /* MGLRU page-table walk: 8 PTEs per 64-byte line at ~30 ns a line (~4 ns a PTE). */
 #define COST_PT_WALK_PTE_NS 4

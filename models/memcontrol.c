@@ -337,21 +337,52 @@ bool out_of_memory(struct mem_cgroup *memcg, struct actor *a)
 
 /* ---- memory.reclaim ---- */
 
+/* The batch one round of memory.reclaim asks for (mm.reclaim_batch). */
+static uint64_t memory_reclaim_batch(uint64_t remaining)
+{
+	switch (mm.reclaim_batch) {
+	case RECLAIM_BATCH_FULL:
+		return remaining;
+	case RECLAIM_BATCH_SWAP_CLUSTER_MAX:
+		return remaining < SWAP_CLUSTER_MAX ? remaining : SWAP_CLUSTER_MAX;
+	case RECLAIM_BATCH_DECAY4:
+	default:
+		/* converges on 0; try_to_free_mem_cgroup_pages() rounds up to 32 */
+		return remaining / 4;
+	}
+}
+
+/*
+ * memory_reclaim(), now user_proactive_reclaim() in mm/vmscan.c: rounds of
+ * try_to_free_mem_cgroup_pages(MAY_SWAP | PROACTIVE) until the request is
+ * met; a round that frees nothing uses up one of MAX_RECLAIM_RETRIES (never
+ * given back), then -EAGAIN. "Full" reclaim is a huge request that only
+ * -EAGAIN ends. A fatal signal (here: the writer was OOM-killed) is -EINTR.
+ * `reclaimed` is kept current after every round, so a caller cut off by the
+ * end of the run still reads what was done.
+ */
 int memory_reclaim(struct mem_cgroup *memcg, uint64_t nr_pages, int swappiness,
 		   struct actor *a, uint64_t *reclaimed)
 {
 	unsigned int nr_retries = MAX_RECLAIM_RETRIES;
-	uint64_t nr_reclaimed = 0;
+	const struct task *t = a->task;
 
-	while (nr_reclaimed < nr_pages) {
-		/* The whole remaining request per round ("pre" batching). */
-		uint64_t got = try_to_free_mem_cgroup_pages(memcg, nr_pages - nr_reclaimed,
-							    true, swappiness, true, a);
+	*reclaimed = 0;
+	while (*reclaimed < nr_pages) {
+		uint64_t got;
 
+		if (t && t->oom_killed)
+			return -EINTR;
+		/*
+		 * The last attempt drains the per-CPU LRU batches
+		 * (lru_add_drain_all()); folios join their LRU at once here,
+		 * so there is nothing to drain.
+		 */
+		got = try_to_free_mem_cgroup_pages(memcg, memory_reclaim_batch(nr_pages - *reclaimed),
+						   true, swappiness, true, a);
 		if (!got && !nr_retries--)
-			break;
-		nr_reclaimed += got;
+			return -EAGAIN;
+		*reclaimed += got;
 	}
-	*reclaimed = nr_reclaimed;
-	return nr_reclaimed < nr_pages ? -EAGAIN : 0;
+	return 0;
 }

@@ -273,6 +273,18 @@ struct mglru_opts {
 	uint64_t min_ttl_ns;	/* lru_gen min_ttl_ms (0 = off) */
 };
 
+/*
+ * memory.reclaim: the batch each round asks try_to_free_mem_cgroup_pages()
+ * for. The kernel's history: the whole remaining request (memory.reclaim
+ * as added in 5.19), min(remaining, SWAP_CLUSTER_MAX) (0388536ac291, 6.5),
+ * remaining / 4 (287d5fedb377, 6.9; still in user_proactive_reclaim()).
+ */
+enum memcg_reclaim_batch {
+	RECLAIM_BATCH_DECAY4,		/* (remaining) / 4: the kernel's default since 6.9 */
+	RECLAIM_BATCH_FULL,		/* the whole remaining request ("pre") */
+	RECLAIM_BATCH_SWAP_CLUSTER_MAX,	/* min(remaining, SWAP_CLUSTER_MAX) ("post") */
+};
+
 /* The simulated kernel. */
 struct mm_kernel {
 	struct machine machine;		/* NUMA topology and free pages */
@@ -298,6 +310,7 @@ struct mm_kernel {
 	uint64_t nr_flusher_wakeups;	/* wakeup_flusher_threads(WB_REASON_VMSCAN) calls */
 	uint64_t stats_flush_last_ns;	/* flush_last_time: the last memcg rstat flush */
 	uint64_t nr_stats_flushes;	/* memcg rstat flushes done */
+	enum memcg_reclaim_batch reclaim_batch;	/* memory.reclaim batching (memcg.reclaim_batch) */
 };
 
 extern struct mm_kernel mm;

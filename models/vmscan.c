@@ -476,6 +476,7 @@ static void shrink_node_memcgs(struct pglist_data *pgdat, struct scan_control *s
 	while ((memcg = mem_cgroup_iter(target_memcg, memcg))) {
 		struct lruvec *lruvec = mem_cgroup_lruvec(memcg, pgdat);
 
+		actor_charge_sys(sc->actor, COST_MEMCG_VISIT_NS);
 		actor_cond_resched(sc->actor);
 		mem_cgroup_calculate_protection(target_memcg, memcg);
 		if (mem_cgroup_below_min(target_memcg, memcg)) {

@@ -364,6 +364,8 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 		.fallback_gate = s->mglru.fallback_gate,
 		.min_ttl_ns = s->mglru.min_ttl_ns,
 	};
+	if (s->memcg_opts.reclaim_batch >= 0)
+		mm.reclaim_batch = (enum memcg_reclaim_batch)s->memcg_opts.reclaim_batch;
 	devs = calloc((size_t)s->nr_devices + 1, sizeof(*devs));
 	dev_next = calloc((size_t)s->nr_devices + 1, sizeof(*dev_next));
 	memcgs = calloc((size_t)s->nr_memcgs + 1, sizeof(*memcgs));

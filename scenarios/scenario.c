@@ -14,6 +14,7 @@
 
 #include <ini.h>
 
+#include "models/mm.h"
 #include "scenarios/scenario.h"
 #include "scenarios/wl_sysbench.h"
 #include "storage/blockdev.h"
@@ -128,6 +129,7 @@ static const char *const wl_type_names[NR_WL_TYPES] = {
 	[WL_FIO] = "fio",
 	[WL_SYSBENCH] = "sysbench",
 	[WL_APP_LAUNCH] = "app-launch",
+	[WL_PROACTIVE_RECLAIM] = "proactive-reclaim",
 };
 
 const char *scn_workload_type_name(enum scn_workload_type t)
@@ -152,6 +154,8 @@ enum key_type {
 	KT_FALLBACK,	/* scanned0 / explicit */
 	KT_TRISTATE,	/* 0/1 (default: the policy's) */
 	KT_INT_SIZE,	/* bytes, not scaled (a record's size) */
+	KT_RECLAIM_BATCH,	/* full / swap_cluster_max / decay4 */
+	KT_AMOUNT,	/* bytes (scaled) or "full" */
 };
 
 struct key_desc {
@@ -184,6 +188,12 @@ static const struct key_desc mglru_keys[] = {
 	K("retry_once", KT_TRISTATE, struct scn_mglru, retry_once, 0, 0, "0 or 1"),
 	K("fallback_gate", KT_TRISTATE, struct scn_mglru, fallback_gate, 0, 0, "0 or 1"),
 	K("min_ttl", KT_TIME, struct scn_mglru, min_ttl_ns, 0, 0, "a duration"),
+	{ 0 }
+};
+
+static const struct key_desc memcg_opts_keys[] = {
+	K("reclaim_batch", KT_RECLAIM_BATCH, struct scn_memcg_opts, reclaim_batch, 0, 0,
+	  "full, swap_cluster_max or decay4"),
 	{ 0 }
 };
 
@@ -225,7 +235,7 @@ static const struct key_desc memcg_keys[] = {
 };
 
 static const struct key_desc workload_keys[] = {
-	K("type", KT_WL_TYPE, struct scn_workload, type, 0, 0, "a workload type (file-zipf, anon, dd, file-scan, anon-rounds, trace, ycsb, fio, sysbench, app-launch)"),
+	K("type", KT_WL_TYPE, struct scn_workload, type, 0, 0, "a workload type (file-zipf, anon, dd, file-scan, anon-rounds, trace, ycsb, fio, sysbench, app-launch, proactive-reclaim)"),
 	K("memcg", KT_STRING, struct scn_workload, memcg, 0, 0, "a memcg name"),
 	K("node", KT_INT, struct scn_workload, node, 0, SCN_MAX_NODES - 1, "a node id"),
 	K("threads", KT_INT, struct scn_workload, threads, 1, 1024, "a thread count (1-1024)"),
@@ -247,7 +257,7 @@ static const struct key_desc workload_keys[] = {
 	K("rounds", KT_INT, struct scn_workload, rounds, 1, 1000000, "a round count"),
 	K("trace", KT_STRING, struct scn_workload, trace_path, 0, 0, "a trace file"),
 	K("trace_format", KT_STRING, struct scn_workload, trace_format, 0, 0, "oracle or csv"),
-	K("target", KT_STRING, struct scn_workload, target, 0, 0, "file or anon"),
+	K("target", KT_STRING, struct scn_workload, target, 0, 0, "file, anon or a memcg name"),
 	K("cache_size", KT_SIZE, struct scn_workload, cache_size, 0, 0, "a size"),
 	K("record_size", KT_INT_SIZE, struct scn_workload, record_size, 0, 0, "a size"),
 	K("tables", KT_INT, struct scn_workload, tables, 1, 100000, "a table count (1-100000)"),
@@ -257,6 +267,7 @@ static const struct key_desc workload_keys[] = {
 	K("heap_size", KT_SIZE, struct scn_workload, heap_size, 0, 0, "a size"),
 	K("wss_size", KT_SIZE, struct scn_workload, wss_size, 0, 0, "a size"),
 	K("run", KT_TIME, struct scn_workload, run_ns, 0, 0, "a duration"),
+	K("amount", KT_AMOUNT, struct scn_workload, amount, 0, 0, "a size or full"),
 	{ 0 }
 };
 
@@ -414,10 +425,12 @@ static int apply_key(void *obj, const struct key_desc *tab, const struct entry *
 		return 0;
 	case KT_SIZE:
 	case KT_LIMIT:
+	case KT_AMOUNT:
 	case KT_COUNT: {
 		uint64_t v;
 
-		if (k->type == KT_LIMIT && !strcmp(e->value, "max")) {
+		if ((k->type == KT_LIMIT && !strcmp(e->value, "max")) ||
+		    (k->type == KT_AMOUNT && !strcmp(e->value, "full"))) {
 			*(uint64_t *)p = SIZE_MAX_VALUE;
 			return 0;
 		}
@@ -491,6 +504,16 @@ static int apply_key(void *obj, const struct key_desc *tab, const struct entry *
 		else
 			return bad_value(ec, e, k->what);
 		return 0;
+	case KT_RECLAIM_BATCH:
+		if (!strcmp(e->value, "full"))
+			*(int *)p = RECLAIM_BATCH_FULL;
+		else if (!strcmp(e->value, "swap_cluster_max"))
+			*(int *)p = RECLAIM_BATCH_SWAP_CLUSTER_MAX;
+		else if (!strcmp(e->value, "decay4"))
+			*(int *)p = RECLAIM_BATCH_DECAY4;
+		else
+			return bad_value(ec, e, k->what);
+		return 0;
 	case KT_ACCESS:
 		if (!strcmp(e->value, "read"))
 			*(enum scn_access *)p = ACC_READ;
@@ -554,6 +577,10 @@ static void *section_object(struct scenario *s, const struct entry *e,
 		*tab = swap_keys;
 		return &s->swap;
 	}
+	if (!strcmp(sec, "memcg")) {
+		*tab = memcg_opts_keys;
+		return &s->memcg_opts;
+	}
 	if (!dot || (size_t)(dot - sec) >= sizeof(kind) || strlen(dot + 1) >= sizeof(name) ||
 	    !valid_name(dot + 1)) {
 		snprintf(ec->buf, ec->len, "%s: unknown section [%s]", w, sec);
@@ -612,6 +639,7 @@ static void machine_defaults(struct scenario *s)
 	s->machine.watermark_scale_factor = 10;	/* vm.watermark_scale_factor default */
 	s->machine.scale = 1.0;
 	s->mglru = (struct scn_mglru){ -1, -1, -1, -1, 0 };
+	s->memcg_opts.reclaim_batch = -1;
 	snprintf(s->swap.type, sizeof(s->swap.type), "none");
 	snprintf(s->swap.compressor, sizeof(s->swap.compressor), "lz4");
 }
@@ -752,6 +780,20 @@ static int scenario_validate(struct scenario *s, char *err, size_t errlen)
 		int j;
 
 		snprintf(sec, sizeof(sec), "workload.%s", w->name);
+		if (w->type == WL_PROACTIVE_RECLAIM) {
+			/* one write to memory.reclaim: no size, no operations */
+			if (!w->amount)
+				return fail_at(err, errlen, p, sec, "amount",
+					       "proactive-reclaim needs an amount (a size or full)");
+			for (j = 0; j < s->nr_memcgs; j++)
+				if (!strcmp(s->memcg[j].name, w->target))
+					break;
+			if (strcmp(w->target, "root") && j == s->nr_memcgs)
+				return fail_at(err, errlen, p, sec, "target",
+					       "proactive-reclaim needs a target: root or a memcg name");
+			w->size = 4096;
+			w->ops = 1;
+		}
 		if (!w->size)
 			return fail_at(err, errlen, p, sec, "size", "a workload needs a size");
 		if (w->size < 4096 * w->pages_per_op)
@@ -826,7 +868,7 @@ static bool is_scaled_key(const char *key)
 {
 	static const char *const scaled[] = {
 		"node_memory", "memory", "max", "high", "low", "min", "swap_max",
-		"size", "ops", "cache_size", "rows", "heap_size", "wss_size", NULL
+		"size", "ops", "cache_size", "rows", "heap_size", "wss_size", "amount", NULL
 	};
 
 	for (int i = 0; scaled[i]; i++)
@@ -899,8 +941,11 @@ int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 			free(ctx.e);
 			return -1;
 		}
+		/* [memcg] has no name: memcg.KEY=V; [memcg.NAME]: memcg.NAME.KEY=V */
 		if (!strncmp(sets[i], "machine.", 8) || !strncmp(sets[i], "mglru.", 6) ||
-		    !strncmp(sets[i], "swap.", 5)) {
+		    !strncmp(sets[i], "swap.", 5) ||
+		    (!strncmp(sets[i], "memcg.", 6) &&
+		     (!strchr(dot1 + 1, '.') || strchr(dot1 + 1, '.') > eq))) {
 			dot2 = dot1;
 		} else {
 			dot2 = strchr(dot1 + 1, '.');

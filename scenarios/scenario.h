@@ -63,6 +63,7 @@ enum scn_workload_type {
 	WL_FIO,			/* fio mmap randread: one file per job (wl_fio.c) */
 	WL_SYSBENCH,		/* sysbench oltp_read_only on an InnoDB-like pool (wl_sysbench.c) */
 	WL_APP_LAUNCH,		/* app launches in sequence, each app its memcg (wl_applaunch.c) */
+	WL_PROACTIVE_RECLAIM,	/* one write to memory.reclaim (scenarios/wl_reclaim.c) */
 	NR_WL_TYPES
 };
 
@@ -92,7 +93,7 @@ struct scn_workload {
 	int rounds;			/* anon-rounds: how many; app-launch: launches */
 	char trace_path[256];		/* trace: the file (relative to the scenario's folder) */
 	char trace_format[16];		/* trace: oracle or csv */
-	char target[8];			/* trace: objects map to "file" or "anon" pages */
+	char target[SCN_NAME_LEN];	/* trace: "file" or "anon"; proactive-reclaim: a memcg or "root" */
 	struct trace *trace;		/* trace: loaded requests */
 	uint64_t cache_size;		/* ycsb: the store's own cache (anon), bytes */
 	uint64_t record_size;		/* ycsb: bytes per record */
@@ -103,6 +104,7 @@ struct scn_workload {
 	uint64_t heap_size;		/* app-launch: anon heap per app, bytes */
 	uint64_t wss_size;		/* app-launch: code pages touched at startup, bytes */
 	uint64_t run_ns;		/* app-launch: time an app stays in front */
+	uint64_t amount;		/* proactive-reclaim: bytes written to memory.reclaim (UINT64_MAX: full) */
 };
 
 /* [mglru]: the isolate_folios variants and min_ttl (apply to both MGLRU policies) */
@@ -112,6 +114,11 @@ struct scn_mglru {
 	int retry_once;			/* -1 default, 0 or 1 */
 	int fallback_gate;		/* -1 default, 0 or 1 */
 	uint64_t min_ttl_ns;		/* min_ttl_ms */
+};
+
+/* [memcg] (no name): options of the memcg code itself */
+struct scn_memcg_opts {
+	int reclaim_batch;		/* -1 default, else enum memcg_reclaim_batch */
 };
 
 /* [swap]: one swap device */
@@ -136,6 +143,7 @@ struct scenario {
 	int nr_memcgs;
 	struct scn_workload workload[SCN_MAX_WORKLOADS];
 	int nr_workloads;
+	struct scn_memcg_opts memcg_opts;	/* [memcg] */
 };
 
 /*

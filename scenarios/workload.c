@@ -8,6 +8,7 @@
 #include "scenarios/wl_fio.h"
 #include "scenarios/wl_sysbench.h"
 #include "scenarios/wl_applaunch.h"
+#include "scenarios/wl_reclaim.h"
 
 static int ycsb_access(struct workload *w, struct actor *a, uint64_t page, bool write);
 
@@ -228,6 +229,8 @@ int workload_start(struct workload *w, const struct scn_workload *cfg,
 		return wl_sysbench_start(w);
 	if (cfg->type == WL_APP_LAUNCH)
 		return wl_applaunch_start(w, memcg, bdev, bdev_start);
+	if (cfg->type == WL_PROACTIVE_RECLAIM)
+		return wl_reclaim_start(w);
 	if (cfg->type == WL_ANON_ROUNDS) {
 		w->regions = calloc((size_t)cfg->threads, sizeof(*w->regions));
 		w->round = calloc((size_t)cfg->threads, sizeof(*w->round));
@@ -283,6 +286,10 @@ void workload_report(const struct workload *w, struct result_group *g, uint64_t 
 	static const uint64_t edges_us[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
 	uint64_t prev = 0;
 
+	if (w->cfg->type == WL_PROACTIVE_RECLAIM) {
+		wl_reclaim_report(w, g, end_ns);
+		return;
+	}
 	result_add_u64(g, "ops", w->ops_done);
 	result_add(g, "throughput_ops_s", secs > 0 ? (double)w->ops_done / secs : 0, false);
 	result_add(g, "lat_mean_us", hist_mean(&w->lat) / 1e3, false);

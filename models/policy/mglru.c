@@ -1302,6 +1302,8 @@ static int shrink_one(struct lruvec *lruvec, struct scan_control *sc)
 	struct mem_cgroup *memcg = lruvec->memcg;
 	bool success;
 
+	/* the walk, protection and shrink_slab of one memcg */
+	charge(COST_MEMCG_VISIT_NS);
 	/* lru_gen_age_node() computed the protection */
 	if (mem_cgroup_below_min(NULL, memcg))
 		return MEMCG_LRU_YOUNG;
