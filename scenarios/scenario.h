@@ -60,6 +60,7 @@ enum scn_workload_type {
 	WL_ANON_ROUNDS,		/* fault in anon memory, free it, `rounds` times */
 	WL_TRACE,		/* replay a page-access trace */
 	WL_YCSB,		/* a key-value store: anon cache over a data file (YCSB) */
+	WL_CHROME_NODE,		/* Node.js servers in many memcgs, Chrome-like clients */
 	NR_WL_TYPES
 };
 
@@ -93,6 +94,11 @@ struct scn_workload {
 	struct trace *trace;		/* trace: loaded requests */
 	uint64_t cache_size;		/* ycsb: the store's own cache (anon), bytes */
 	uint64_t record_size;		/* ycsb: bytes per record */
+	int groups;			/* chrome-node: memcgs made under `memcg` */
+	int workers_per_group;		/* chrome-node: servers per memcg (0: one per node) */
+	uint64_t chunk;			/* chrome-node: bytes of its buffer a request writes */
+	uint64_t client_alloc;		/* chrome-node: bytes a client faults in and frees per request */
+	double scale;			/* the scale applied to this scenario's sizes */
 };
 
 /* [mglru]: the isolate_folios variants and min_ttl (apply to both MGLRU policies) */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scenarios/wl_chrome.h"
 #include "scenarios/workload.h"
 
 static int ycsb_access(struct workload *w, struct actor *a, uint64_t page, bool write);
@@ -216,6 +217,8 @@ int workload_start(struct workload *w, const struct scn_workload *cfg,
 	memset(w, 0, sizeof(*w));
 	w->cfg = cfg;
 	hist_init(&w->lat);
+	if (cfg->type == WL_CHROME_NODE)
+		return chrome_node_start(w, memcg);
 	w->task = task_create(cfg->name, memcg, cfg->node);
 	if (!w->task)
 		return -ENOMEM;
@@ -274,6 +277,10 @@ void workload_report(const struct workload *w, struct result_group *g, uint64_t 
 	static const uint64_t edges_us[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
 	uint64_t prev = 0;
 
+	if (w->cfg->type == WL_CHROME_NODE) {
+		chrome_node_report(w, g, end_ns);
+		return;
+	}
 	result_add_u64(g, "ops", w->ops_done);
 	result_add(g, "throughput_ops_s", secs > 0 ? (double)w->ops_done / secs : 0, false);
 	result_add(g, "lat_mean_us", hist_mean(&w->lat) / 1e3, false);
