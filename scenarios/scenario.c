@@ -130,6 +130,7 @@ static const char *const wl_type_names[NR_WL_TYPES] = {
 	[WL_SYSBENCH] = "sysbench",
 	[WL_APP_LAUNCH] = "app-launch",
 	[WL_PROACTIVE_RECLAIM] = "proactive-reclaim",
+	[WL_CHROME_NODE] = "chrome-node",
 };
 
 const char *scn_workload_type_name(enum scn_workload_type t)
@@ -235,7 +236,7 @@ static const struct key_desc memcg_keys[] = {
 };
 
 static const struct key_desc workload_keys[] = {
-	K("type", KT_WL_TYPE, struct scn_workload, type, 0, 0, "a workload type (file-zipf, anon, dd, file-scan, anon-rounds, trace, ycsb, fio, sysbench, app-launch, proactive-reclaim)"),
+	K("type", KT_WL_TYPE, struct scn_workload, type, 0, 0, "a workload type (file-zipf, anon, dd, file-scan, anon-rounds, trace, ycsb, fio, sysbench, app-launch, proactive-reclaim, chrome-node)"),
 	K("memcg", KT_STRING, struct scn_workload, memcg, 0, 0, "a memcg name"),
 	K("node", KT_INT, struct scn_workload, node, 0, SCN_MAX_NODES - 1, "a node id"),
 	K("threads", KT_INT, struct scn_workload, threads, 1, 1024, "a thread count (1-1024)"),
@@ -268,6 +269,11 @@ static const struct key_desc workload_keys[] = {
 	K("wss_size", KT_SIZE, struct scn_workload, wss_size, 0, 0, "a size"),
 	K("run", KT_TIME, struct scn_workload, run_ns, 0, 0, "a duration"),
 	K("amount", KT_AMOUNT, struct scn_workload, amount, 0, 0, "a size or full"),
+	K("groups", KT_INT, struct scn_workload, groups, 1, 512, "a memcg count (1-512)"),
+	K("workers_per_group", KT_INT, struct scn_workload, workers_per_group, 0, 64,
+	  "a worker count (0-64, 0: one per node)"),
+	K("chunk", KT_SIZE, struct scn_workload, chunk, 0, 0, "a size"),
+	K("client_alloc", KT_SIZE, struct scn_workload, client_alloc, 0, 0, "a size"),
 	{ 0 }
 };
 
@@ -810,8 +816,17 @@ static int scenario_validate(struct scenario *s, char *err, size_t errlen)
 		}
 		if (w->type == WL_DD && !w->ops)
 			w->ops = w->size / 4096 / w->pages_per_op;
-		if (w->type == WL_FILE_SCAN || w->type == WL_ANON_ROUNDS)
-			w->ops = 1;	/* they run by passes and rounds, not operations */
+		if (w->type == WL_FILE_SCAN || w->type == WL_ANON_ROUNDS || w->type == WL_CHROME_NODE)
+			w->ops = 1;	/* they run by passes, rounds or time, not operations */
+		if (w->type == WL_CHROME_NODE && !w->groups)
+			return fail_at(err, errlen, p, sec, "groups", "chrome-node needs groups (memcgs)");
+		if (w->type == WL_CHROME_NODE && (w->chunk < 4096 || w->chunk > w->size))
+			return fail_at(err, errlen, p, sec, "chunk",
+				       "chrome-node needs a chunk of at least a page after scaling, "
+				       "and no larger than size");
+		if (w->type == WL_CHROME_NODE && !s->machine.duration_ns)
+			return fail_at(err, errlen, p, "machine", "duration",
+				       "a chrome-node workload runs until the duration: set one");
 		if (w->type == WL_TRACE) {
 			if (trace_load_for(s, w, err, errlen))
 				return -1;
@@ -868,7 +883,7 @@ static bool is_scaled_key(const char *key)
 {
 	static const char *const scaled[] = {
 		"node_memory", "memory", "max", "high", "low", "min", "swap_max",
-		"size", "ops", "cache_size", "rows", "heap_size", "wss_size", "amount", NULL
+		"size", "ops", "cache_size", "rows", "heap_size", "wss_size", "amount", "chunk", "client_alloc", NULL
 	};
 
 	for (int i = 0; scaled[i]; i++)
@@ -998,8 +1013,12 @@ int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 	s->machine.node_memory &= ~4095ULL;
 	for (int n = 0; n < SCN_MAX_NODES; n++)
 		s->node[n].memory &= ~4095ULL;
-	for (int i = 0; i < s->nr_workloads; i++)
+	for (int i = 0; i < s->nr_workloads; i++) {
 		s->workload[i].size &= ~4095ULL;
+		s->workload[i].chunk &= ~4095ULL;
+		s->workload[i].client_alloc &= ~4095ULL;
+		s->workload[i].scale = scale;
+	}
 	s->swap.size &= ~4095ULL;
 	validate_ctx = &ctx;
 	rc = scenario_validate(s, err, errlen);

@@ -64,6 +64,7 @@ enum scn_workload_type {
 	WL_SYSBENCH,		/* sysbench oltp_read_only on an InnoDB-like pool (wl_sysbench.c) */
 	WL_APP_LAUNCH,		/* app launches in sequence, each app its memcg (wl_applaunch.c) */
 	WL_PROACTIVE_RECLAIM,	/* one write to memory.reclaim (scenarios/wl_reclaim.c) */
+	WL_CHROME_NODE,		/* Node.js servers in many memcgs, Chrome-like clients */
 	NR_WL_TYPES
 };
 
@@ -105,6 +106,11 @@ struct scn_workload {
 	uint64_t wss_size;		/* app-launch: code pages touched at startup, bytes */
 	uint64_t run_ns;		/* app-launch: time an app stays in front */
 	uint64_t amount;		/* proactive-reclaim: bytes written to memory.reclaim (UINT64_MAX: full) */
+	int groups;			/* chrome-node: memcgs made under `memcg` */
+	int workers_per_group;		/* chrome-node: servers per memcg (0: one per node) */
+	uint64_t chunk;			/* chrome-node: bytes of its buffer a request writes */
+	uint64_t client_alloc;		/* chrome-node: bytes a client faults in and frees per request */
+	double scale;			/* the scale applied to this scenario's sizes */
 };
 
 /* [mglru]: the isolate_folios variants and min_ttl (apply to both MGLRU policies) */

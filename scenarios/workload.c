@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scenarios/wl_chrome.h"
 #include "scenarios/workload.h"
 #include "scenarios/wl_fio.h"
 #include "scenarios/wl_sysbench.h"
@@ -220,6 +221,8 @@ int workload_start(struct workload *w, const struct scn_workload *cfg,
 	memset(w, 0, sizeof(*w));
 	w->cfg = cfg;
 	hist_init(&w->lat);
+	if (cfg->type == WL_CHROME_NODE)
+		return chrome_node_start(w, memcg);
 	w->task = task_create(cfg->name, memcg, cfg->node);
 	if (!w->task)
 		return -ENOMEM;
@@ -288,6 +291,10 @@ void workload_report(const struct workload *w, struct result_group *g, uint64_t 
 
 	if (w->cfg->type == WL_PROACTIVE_RECLAIM) {
 		wl_reclaim_report(w, g, end_ns);
+		return;
+	}
+	if (w->cfg->type == WL_CHROME_NODE) {
+		chrome_node_report(w, g, end_ns);
 		return;
 	}
 	result_add_u64(g, "ops", w->ops_done);
