@@ -39,7 +39,11 @@ static double value(const struct run_result *r, const char *group, const char *k
 	return v;
 }
 
-/* A.1: YCSB-B, the budget loop: more throughput, fewer file refaults. */
+/*
+ * A.1: YCSB-B, the budget loop: more throughput, fewer file refaults
+ * (published +27.6 % and -43 %). A win must be clear of noise: at least
+ * 2 % more throughput and 5 % fewer refaults.
+ */
 START_TEST(test_ycsb_b_budget_faster_fewer_refaults)
 {
 	struct run_result old, budget;
@@ -48,12 +52,12 @@ START_TEST(test_ycsb_b_budget_faster_fewer_refaults)
 	run("ycsb-b", "mglru-budget", 1.0 / 64, NULL, 0, &budget);
 	ck_assert(value(&old, "vmstat", "workingset_refault_file") > 0);
 	ck_assert_msg(value(&budget, "workload.ycsb", "throughput_ops_s") >
-		      value(&old, "workload.ycsb", "throughput_ops_s"),
+		      1.02 * value(&old, "workload.ycsb", "throughput_ops_s"),
 		      "throughput: old %.0f, budget %.0f",
 		      value(&old, "workload.ycsb", "throughput_ops_s"),
 		      value(&budget, "workload.ycsb", "throughput_ops_s"));
 	ck_assert_msg(value(&budget, "vmstat", "workingset_refault_file") <
-		      value(&old, "vmstat", "workingset_refault_file"),
+		      0.95 * value(&old, "vmstat", "workingset_refault_file"),
 		      "refault_file: old %.0f, budget %.0f",
 		      value(&old, "vmstat", "workingset_refault_file"),
 		      value(&budget, "vmstat", "workingset_refault_file"));
