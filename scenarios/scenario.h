@@ -60,6 +60,7 @@ enum scn_workload_type {
 	WL_ANON_ROUNDS,		/* fault in anon memory, free it, `rounds` times */
 	WL_TRACE,		/* replay a page-access trace */
 	WL_YCSB,		/* a key-value store: anon cache over a data file (YCSB) */
+	WL_KBUILD,		/* make -jN: short-lived compiler processes (wl_kbuild.c) */
 	NR_WL_TYPES
 };
 
@@ -93,6 +94,18 @@ struct scn_workload {
 	struct trace *trace;		/* trace: loaded requests */
 	uint64_t cache_size;		/* ycsb: the store's own cache (anon), bytes */
 	uint64_t record_size;		/* ycsb: bytes per record */
+	char src[8];			/* kbuild: the tree and outputs on "file" or "tmpfs" */
+	uint64_t jobs;			/* kbuild: compilation units (scaled) */
+	uint64_t compiler_size;		/* kbuild: the compiler's text (cc1), bytes */
+	uint64_t heap_size;		/* kbuild: mean anonymous heap per job, bytes */
+	double heap_sigma;		/* kbuild: lognormal sigma of the heap size */
+	uint64_t compile_ns;		/* kbuild: mean user CPU per job */
+	double compile_sigma;		/* kbuild: lognormal sigma of the CPU per job */
+	uint64_t headers_size;		/* kbuild: bytes of the headers a job can include */
+	uint64_t nr_headers;		/* kbuild: how many headers (scaled) */
+	uint64_t includes;		/* kbuild: headers drawn per job (scaled) */
+	uint64_t sources_size;		/* kbuild: bytes of the .c files built */
+	uint64_t objects_size;		/* kbuild: bytes of the objects written */
 };
 
 /* [mglru]: the isolate_folios variants and min_ttl (apply to both MGLRU policies) */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "scenarios/workload.h"
+#include "scenarios/wl_kbuild.h"
 
 static int ycsb_access(struct workload *w, struct actor *a, uint64_t page, bool write);
 
@@ -207,6 +208,13 @@ out:
 	w->threads_running--;
 }
 
+uint64_t workload_device_pages(const struct scn_workload *cfg)
+{
+	if (cfg->type == WL_KBUILD)
+		return kbuild_device_pages(cfg);
+	return cfg->size / 4096;
+}
+
 int workload_start(struct workload *w, const struct scn_workload *cfg,
 		   struct mem_cgroup *memcg, struct blockdev *bdev, uint64_t bdev_start)
 {
@@ -219,6 +227,8 @@ int workload_start(struct workload *w, const struct scn_workload *cfg,
 	w->task = task_create(cfg->name, memcg, cfg->node);
 	if (!w->task)
 		return -ENOMEM;
+	if (cfg->type == WL_KBUILD)
+		return kbuild_start(w, memcg, bdev, bdev_start);
 	if (cfg->type == WL_ANON_ROUNDS) {
 		w->regions = calloc((size_t)cfg->threads, sizeof(*w->regions));
 		w->round = calloc((size_t)cfg->threads, sizeof(*w->round));
@@ -294,6 +304,8 @@ void workload_report(const struct workload *w, struct result_group *g, uint64_t 
 		result_add_u64(g, "cache_hits", w->wt_hits);
 		result_add_u64(g, "cache_misses", w->wt_misses);
 	}
+	if (w->cfg->type == WL_KBUILD)
+		kbuild_report(w, g);
 	if (w->cfg->type == WL_ANON_ROUNDS) {
 		int done = w->cfg->rounds;
 
