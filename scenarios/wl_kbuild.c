@@ -36,14 +36,16 @@
 /* Steps a compile is cut into (parse, GIMPLE/RTL passes...); a granularity
  * for interleaving CPU with heap growth, not a measured figure. */
 #define COMPILE_STEPS 16
-/* A job's heap is at most this many times the mean (lognormal tail cut). */
-#define HEAP_MAX_FACTOR 8
+/* A job's heap and CPU are at most this many times their mean (a cut of
+ * the lognormal tail; the 10 measured units span 0.05x-1.9x of the mean). */
+#define MAX_FACTOR 8
 
 struct kbuild {
 	struct workload *w;		/* the workload this build is */
 	const struct scn_workload *c;	/* its scenario section */
 	struct mem_cgroup *memcg;	/* where jobs run */
 	bool tmpfs;			/* tree and objects on tmpfs */
+	struct sim_mutex *tmpfs_lock;	/* held across a tmpfs page fault */
 	struct address_space *cc1;	/* the compiler's text (exec file mapping) */
 	struct address_space *tree;	/* the source tree: headers, then .c files */
 	struct address_space *objs;	/* the objects, one run of pages per job */
@@ -82,12 +84,30 @@ static double lognormal(struct rng *r, double mean, double sigma)
 	return mean * exp(sigma * z - sigma * sigma / 2);
 }
 
+/*
+ * A tmpfs page: a hit is plain; a fault (new page or swap-in) holds the
+ * region's lock, standing for shmem's folio lock, because the anonymous
+ * fault path expects one faulting task per region.
+ */
+static int tmpfs_access(struct kbuild *kb, struct actor *a, struct address_space *as,
+			uint64_t index, bool write)
+{
+	int ret;
+
+	if (as->ptes[index] & PTE_PRESENT)
+		return anon_access(a, kb->w->task, as, index, write);
+	sim_mutex_lock(a, kb->tmpfs_lock);
+	ret = anon_access(a, kb->w->task, as, index, write);
+	sim_mutex_unlock(kb->tmpfs_lock);
+	return ret;
+}
+
 /* A page of the tree or of the objects: page cache, or tmpfs (make's region). */
 static int tree_read(struct kbuild *kb, struct actor *a, struct task *t,
 		     struct address_space *as, uint64_t index)
 {
 	if (kb->tmpfs)
-		return anon_access(a, kb->w->task, as, index, false);
+		return tmpfs_access(kb, a, as, index, false);
 	return filemap_read(a, t, as, index);
 }
 
@@ -95,7 +115,7 @@ static int tree_write(struct kbuild *kb, struct actor *a, struct task *t,
 		      struct address_space *as, uint64_t index)
 {
 	if (kb->tmpfs)
-		return anon_access(a, kb->w->task, as, index, true);
+		return tmpfs_access(kb, a, as, index, true);
 	return filemap_write(a, t, as, index);
 }
 
@@ -185,10 +205,12 @@ static int run_job(struct kbuild *kb, struct actor *a, int slot, uint64_t job)
 
 	snprintf(name, sizeof(name), "%s.job.%llu", c->name, (unsigned long long)job);
 	rng_seed(&r, kb->job_seed, name);
-	max_heap = pages(c->heap_size) * HEAP_MAX_FACTOR;
+	max_heap = pages(c->heap_size) * MAX_FACTOR;
 	heap_pages = (uint64_t)llround(lognormal(&r, (double)pages(c->heap_size), c->heap_sigma));
 	heap_pages = heap_pages < 1 ? 1 : heap_pages > max_heap ? max_heap : heap_pages;
 	cpu_ns = (uint64_t)llround(lognormal(&r, (double)c->compile_ns, c->compile_sigma));
+	if (cpu_ns > c->compile_ns * MAX_FACTOR)
+		cpu_ns = c->compile_ns * MAX_FACTOR;
 
 	t = task_create("cc1", kb->memcg, a->node);
 	if (!t)
@@ -308,9 +330,10 @@ int kbuild_start(struct workload *w, struct mem_cgroup *memcg, struct blockdev *
 		kb->objs = file_create("objs", pages(c->objects_size), bdev,
 				       bdev_start + nr_comp + nr_tree, false);
 	}
+	kb->tmpfs_lock = sim_mutex_create();
 	kb->slots = calloc((size_t)kb->nr_slots, sizeof(*kb->slots));
 	kb->seen = calloc((size_t)kb->nr_slots, sizeof(*kb->seen));
-	if (!kb->cc1 || !kb->tree || !kb->objs || !kb->slots || !kb->seen)
+	if (!kb->cc1 || !kb->tree || !kb->objs || !kb->tmpfs_lock || !kb->slots || !kb->seen)
 		return -ENOMEM;
 	for (int i = 0; i < kb->nr_slots; i++)
 		if (!(kb->seen[i] = calloc((size_t)(c->nr_headers + 7) / 8, 1)))
