@@ -66,7 +66,7 @@ struct task *task_create(const char *name, struct mem_cgroup *memcg, int nid)
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
-	t->id = mm.nr_tasks + 1;
+	t->id = ++mm.last_task_id;
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	t->memcg = memcg;
 	t->nid = nid;
@@ -176,6 +176,81 @@ void task_free_anon(struct task *t)
 		anon_region_zap(mm.mappings[t->regions[i]]);
 }
 
+/* Whether a task other than t still has f mapped (the file's VMAs). */
+static bool file_mapped_by_others(const struct task *t, uint32_t id)
+{
+	for (int i = 0; i < mm.nr_tasks; i++) {
+		const struct task *o = mm.tasks[i];
+
+		if (o == t || o->oom_killed)
+			continue;
+		for (int f = 0; f < o->nr_files; f++)
+			if (o->files[f] == id)
+				return true;
+	}
+	return false;
+}
+
+/*
+ * zap_pte_range() over a file mapping: the dirty bit moves to the folio and
+ * a young PTE marks the folio accessed (vma_has_recency()).
+ */
+static void unmap_file_ptes(struct address_space *f)
+{
+	for (uint64_t i = 0; i < f->nr_pages; i++) {
+		uint8_t pte = f->ptes[i];
+		struct folio *folio;
+
+		if (!(pte & PTE_PRESENT))
+			continue;
+		folio = folio_of((uint32_t)f->slots[i]);
+		f->ptes[i] = 0;
+		mod_lruvec_state(folio_lruvec(folio), NR_FILE_MAPPED, -1);
+		if (pte & PTE_DIRTY)
+			folio_mark_dirty(folio);
+		if ((pte & PTE_YOUNG) && folio_test_lru(folio))
+			mm.policy->folio_mark_accessed(folio);
+	}
+}
+
+uint64_t task_exit(struct actor *a, struct task *t)
+{
+	uint64_t freed = t->rss_anon;
+	int i;
+
+	/* exit_mmap(): the anonymous memory, then the regions themselves */
+	task_free_anon(t);
+	for (i = 0; i < t->nr_regions; i++) {
+		struct address_space *as = mm.mappings[t->regions[i]];
+
+		free(as->slots);
+		free(as->ptes);
+		as->slots = NULL;
+		as->ptes = NULL;
+		as->nr_pages = 0;
+		as->owner = NULL;
+	}
+	/* one PTE per file page stands for every process mapping it: the
+	 * last task to unmap a file clears them */
+	for (i = 0; i < t->nr_files; i++)
+		if (!file_mapped_by_others(t, t->files[i]))
+			unmap_file_ptes(mm.mappings[t->files[i]]);
+	actor_charge_sys(a, freed * COST_FREE_FOLIO_NS);
+	/* release_task(): the pid goes; the others keep their order */
+	for (i = 0; i < mm.nr_tasks; i++)
+		if (mm.tasks[i] == t)
+			break;
+	if (i < mm.nr_tasks) {
+		memmove(&mm.tasks[i], &mm.tasks[i + 1],
+			(size_t)(mm.nr_tasks - i - 1) * sizeof(mm.tasks[0]));
+		mm.nr_tasks--;
+	}
+	free(t->regions);
+	free(t->files);
+	free(t);
+	return freed;
+}
+
 /* Remembers that t maps f, so the page-table walk of the aging finds it. */
 static void task_note_mapping(struct task *t, struct address_space *f)
 {
@@ -189,6 +264,11 @@ static void task_note_mapping(struct task *t, struct address_space *f)
 		return;	/* the walk misses it; the eviction's rmap still works */
 	t->files = n;
 	n[t->nr_files++] = f->id;
+}
+
+void task_mmap_file(struct task *t, struct address_space *f)
+{
+	task_note_mapping(t, f);
 }
 
 /* ---- page cache reads ---- */

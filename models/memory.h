@@ -52,10 +52,19 @@ struct address_space *file_create(const char *name, uint64_t nr_pages,
 				  struct blockdev *bdev, uint64_t bdev_start, bool exec);
 struct address_space *anon_region_create(struct task *t, const char *name,
 					 uint64_t nr_pages);
+/* mmap() of a file by t (its VMA): faults fill the PTEs later; task_exit unmaps. */
+void task_mmap_file(struct task *t, struct address_space *f);
 /* munmap of a whole anon region: frees its pages (the region stays usable). */
 void anon_region_zap(struct address_space *as);
 /* exit_mmap(): frees every anon page of the task. */
 void task_free_anon(struct task *t);
+/*
+ * do_exit() of a task: exit_mmap() frees its anonymous memory and unmaps
+ * the files no other task maps (young PTEs mark their folios accessed, as
+ * zap_pte_range() does), then the task is gone (t is freed). The freeing
+ * is charged to `a` as sys time. Returns the anon pages freed.
+ */
+uint64_t task_exit(struct actor *a, struct task *t);
 
 /* ---- accesses (the per-page hot path for hits) ---- */
 /* read()/write() of one page of a file: mark_page_accessed on a hit. */

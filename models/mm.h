@@ -296,6 +296,7 @@ struct mm_kernel {
 	uint32_t nr_mappings;
 	struct task *tasks[MAX_TASKS];
 	int nr_tasks;
+	int last_task_id;		/* pid of the last task created (pids are not reused) */
 	const struct reclaim_policy *policy;	/* the reclaim policy */
 	uint64_t vm_events[NR_VM_EVENT_ITEMS];	/* /proc/vmstat events */
 	int vm_swappiness;		/* vm.swappiness */

@@ -429,7 +429,7 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 			if (!strcmp(s->device[d].name, sw->device)) {
 				bdev = &devs[d];
 				start = dev_next[d];
-				dev_next[d] += sw->size / 4096;
+				dev_next[d] += workload_device_pages(sw);
 			}
 		}
 		if (workload_start(&wls[i], sw, memcg, bdev, start)) {

@@ -131,6 +131,7 @@ static const char *const wl_type_names[NR_WL_TYPES] = {
 	[WL_APP_LAUNCH] = "app-launch",
 	[WL_PROACTIVE_RECLAIM] = "proactive-reclaim",
 	[WL_CHROME_NODE] = "chrome-node",
+	[WL_KBUILD] = "kbuild",
 };
 
 const char *scn_workload_type_name(enum scn_workload_type t)
@@ -236,7 +237,7 @@ static const struct key_desc memcg_keys[] = {
 };
 
 static const struct key_desc workload_keys[] = {
-	K("type", KT_WL_TYPE, struct scn_workload, type, 0, 0, "a workload type (file-zipf, anon, dd, file-scan, anon-rounds, trace, ycsb, fio, sysbench, app-launch, proactive-reclaim, chrome-node)"),
+	K("type", KT_WL_TYPE, struct scn_workload, type, 0, 0, "a workload type (file-zipf, anon, dd, file-scan, anon-rounds, trace, ycsb, fio, sysbench, app-launch, proactive-reclaim, chrome-node, kbuild)"),
 	K("memcg", KT_STRING, struct scn_workload, memcg, 0, 0, "a memcg name"),
 	K("node", KT_INT, struct scn_workload, node, 0, SCN_MAX_NODES - 1, "a node id"),
 	K("threads", KT_INT, struct scn_workload, threads, 1, 1024, "a thread count (1-1024)"),
@@ -274,6 +275,19 @@ static const struct key_desc workload_keys[] = {
 	  "a worker count (0-64, 0: one per node)"),
 	K("chunk", KT_SIZE, struct scn_workload, chunk, 0, 0, "a size"),
 	K("client_alloc", KT_SIZE, struct scn_workload, client_alloc, 0, 0, "a size"),
+	K("src", KT_STRING, struct scn_workload, src, 0, 0, "file or tmpfs"),
+	K("jobs", KT_COUNT, struct scn_workload, jobs, 0, 0, "a count"),
+	K("compiler", KT_SIZE, struct scn_workload, compiler_size, 0, 0, "a size"),
+	K("heap", KT_SIZE, struct scn_workload, heap_size, 0, 0, "a size"),	/* kbuild: the mean */
+	K("heap_sigma", KT_DOUBLE, struct scn_workload, heap_sigma, 0, 3, "a sigma in [0, 3]"),
+	K("compile_time", KT_TIME, struct scn_workload, compile_ns, 0, 0, "a duration"),
+	K("compile_sigma", KT_DOUBLE, struct scn_workload, compile_sigma, 0, 3,
+	  "a sigma in [0, 3]"),
+	K("headers", KT_SIZE, struct scn_workload, headers_size, 0, 0, "a size"),
+	K("nr_headers", KT_COUNT, struct scn_workload, nr_headers, 0, 0, "a count"),
+	K("includes", KT_COUNT, struct scn_workload, includes, 0, 0, "a count"),
+	K("sources", KT_SIZE, struct scn_workload, sources_size, 0, 0, "a size"),
+	K("objects", KT_SIZE, struct scn_workload, objects_size, 0, 0, "a size"),
 	{ 0 }
 };
 
@@ -706,6 +720,40 @@ static int trace_load_for(const struct scenario *s, struct scn_workload *w, char
 	return 0;
 }
 
+/* kbuild: the tree holds the headers and sources; every job gets pages. */
+static int kbuild_validate(const struct scenario *s, struct scn_workload *w, const char *sec,
+			   char *err, size_t errlen)
+{
+	const char *p = s->path;
+
+	if (!w->src[0])
+		snprintf(w->src, sizeof(w->src), "file");
+	if (strcmp(w->src, "file") && strcmp(w->src, "tmpfs"))
+		return fail_at(err, errlen, p, sec, "src", "expected file or tmpfs");
+	if (!w->jobs)
+		return fail_at(err, errlen, p, sec, "jobs", "a kbuild needs jobs > 0 after scaling");
+	if (w->compiler_size < 4096)
+		return fail_at(err, errlen, p, sec, "compiler",
+			       "a kbuild needs a compiler of at least one page after scaling");
+	if (w->heap_size < 4096)
+		return fail_at(err, errlen, p, sec, "heap",
+			       "a kbuild needs a heap of at least one page after scaling");
+	if (!w->nr_headers || w->headers_size / 4096 < w->nr_headers)
+		return fail_at(err, errlen, p, sec, "headers",
+			       "every header needs at least one page after scaling");
+	if (w->sources_size / 4096 < w->jobs)
+		return fail_at(err, errlen, p, sec, "sources",
+			       "every source file needs at least one page after scaling");
+	if (w->objects_size / 4096 < w->jobs)
+		return fail_at(err, errlen, p, sec, "objects",
+			       "every object file needs at least one page after scaling");
+	if (w->headers_size + w->sources_size > w->size)
+		return fail_at(err, errlen, p, sec, "size",
+			       "the tree (size) must hold the headers and the sources");
+	w->ops = w->jobs;
+	return 0;
+}
+
 /* Cross-section checks: names resolve, sizes fit, the machine is possible. */
 static int scenario_validate(struct scenario *s, char *err, size_t errlen)
 {
@@ -837,6 +885,8 @@ static int scenario_validate(struct scenario *s, char *err, size_t errlen)
 		if (w->type == WL_YCSB && (!w->cache_size || w->cache_size >= w->size))
 			return fail_at(err, errlen, p, sec, "cache_size",
 				       "a ycsb store needs a cache smaller than its data");
+		if (w->type == WL_KBUILD && kbuild_validate(s, w, sec, err, errlen))
+			return -1;
 		if (w->type == WL_APP_LAUNCH) {
 			if (!w->apps || !w->rounds)
 				return fail_at(err, errlen, p, sec, w->apps ? "rounds" : "apps",
@@ -863,6 +913,7 @@ static int scenario_validate(struct scenario *s, char *err, size_t errlen)
 		}
 		if (w->type == WL_FILE_ZIPF || w->type == WL_DD || w->type == WL_FILE_SCAN ||
 		    w->type == WL_YCSB || w->type == WL_FIO || w->type == WL_APP_LAUNCH ||
+		    w->type == WL_KBUILD ||
 		    (w->type == WL_TRACE && strcmp(w->target, "anon"))) {
 			if (!w->device[0])
 				return fail_at(err, errlen, p, sec, "device",
@@ -883,7 +934,9 @@ static bool is_scaled_key(const char *key)
 {
 	static const char *const scaled[] = {
 		"node_memory", "memory", "max", "high", "low", "min", "swap_max",
-		"size", "ops", "cache_size", "rows", "heap_size", "wss_size", "amount", "chunk", "client_alloc", NULL
+		"size", "ops", "cache_size", "rows", "heap_size", "wss_size", "amount", "chunk",
+		"client_alloc", "jobs", "compiler", "heap", "headers", "nr_headers", "includes",
+		"sources", "objects", NULL
 	};
 
 	for (int i = 0; scaled[i]; i++)

@@ -65,6 +65,7 @@ enum scn_workload_type {
 	WL_APP_LAUNCH,		/* app launches in sequence, each app its memcg (wl_applaunch.c) */
 	WL_PROACTIVE_RECLAIM,	/* one write to memory.reclaim (scenarios/wl_reclaim.c) */
 	WL_CHROME_NODE,		/* Node.js servers in many memcgs, Chrome-like clients */
+	WL_KBUILD,		/* make -jN: short-lived compiler processes (wl_kbuild.c) */
 	NR_WL_TYPES
 };
 
@@ -102,7 +103,7 @@ struct scn_workload {
 	uint64_t rows;			/* sysbench: rows per table (scaled) */
 	char rand_type[16];		/* sysbench: key distribution, special or uniform */
 	int apps;			/* app-launch: apps cycled through */
-	uint64_t heap_size;		/* app-launch: anon heap per app, bytes */
+	uint64_t heap_size;		/* app-launch: anon heap per app; kbuild: mean heap per job (bytes) */
 	uint64_t wss_size;		/* app-launch: code pages touched at startup, bytes */
 	uint64_t run_ns;		/* app-launch: time an app stays in front */
 	uint64_t amount;		/* proactive-reclaim: bytes written to memory.reclaim (UINT64_MAX: full) */
@@ -111,6 +112,17 @@ struct scn_workload {
 	uint64_t chunk;			/* chrome-node: bytes of its buffer a request writes */
 	uint64_t client_alloc;		/* chrome-node: bytes a client faults in and frees per request */
 	double scale;			/* the scale applied to this scenario's sizes */
+	char src[8];			/* kbuild: the tree and outputs on "file" or "tmpfs" */
+	uint64_t jobs;			/* kbuild: compilation units (scaled) */
+	uint64_t compiler_size;		/* kbuild: the compiler's text (cc1), bytes */
+	double heap_sigma;		/* kbuild: lognormal sigma of the heap size */
+	uint64_t compile_ns;		/* kbuild: mean user CPU per job */
+	double compile_sigma;		/* kbuild: lognormal sigma of the CPU per job */
+	uint64_t headers_size;		/* kbuild: bytes of the headers a job can include */
+	uint64_t nr_headers;		/* kbuild: how many headers (scaled) */
+	uint64_t includes;		/* kbuild: headers drawn per job (scaled) */
+	uint64_t sources_size;		/* kbuild: bytes of the .c files built */
+	uint64_t objects_size;		/* kbuild: bytes of the objects written */
 };
 
 /* [mglru]: the isolate_folios variants and min_ttl (apply to both MGLRU policies) */

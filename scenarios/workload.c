@@ -10,6 +10,7 @@
 #include "scenarios/wl_sysbench.h"
 #include "scenarios/wl_applaunch.h"
 #include "scenarios/wl_reclaim.h"
+#include "scenarios/wl_kbuild.h"
 
 static int ycsb_access(struct workload *w, struct actor *a, uint64_t page, bool write);
 
@@ -212,6 +213,13 @@ out:
 	w->threads_running--;
 }
 
+uint64_t workload_device_pages(const struct scn_workload *cfg)
+{
+	if (cfg->type == WL_KBUILD)
+		return kbuild_device_pages(cfg);
+	return cfg->size / 4096;
+}
+
 int workload_start(struct workload *w, const struct scn_workload *cfg,
 		   struct mem_cgroup *memcg, struct blockdev *bdev, uint64_t bdev_start)
 {
@@ -234,6 +242,8 @@ int workload_start(struct workload *w, const struct scn_workload *cfg,
 		return wl_applaunch_start(w, memcg, bdev, bdev_start);
 	if (cfg->type == WL_PROACTIVE_RECLAIM)
 		return wl_reclaim_start(w);
+	if (cfg->type == WL_KBUILD)
+		return kbuild_start(w, memcg, bdev, bdev_start);
 	if (cfg->type == WL_ANON_ROUNDS) {
 		w->regions = calloc((size_t)cfg->threads, sizeof(*w->regions));
 		w->round = calloc((size_t)cfg->threads, sizeof(*w->round));
@@ -323,6 +333,8 @@ void workload_report(const struct workload *w, struct result_group *g, uint64_t 
 		result_add_u64(g, "cache_hits", w->wt_hits);
 		result_add_u64(g, "cache_misses", w->wt_misses);
 	}
+	if (w->cfg->type == WL_KBUILD)
+		kbuild_report(w, g);
 	if (w->cfg->type == WL_ANON_ROUNDS) {
 		int done = w->cfg->rounds;
 

@@ -46,6 +46,8 @@ struct workload {
 /* Creates the task, its mapping and its actors. 0 or -errno. */
 int workload_start(struct workload *w, const struct scn_workload *cfg,
 		   struct mem_cgroup *memcg, struct blockdev *bdev, uint64_t bdev_start);
+/* Pages the workload's files take on its device (where the next one starts). */
+uint64_t workload_device_pages(const struct scn_workload *cfg);
 void workload_report(const struct workload *w, struct result_group *g, uint64_t end_ns);
 
 #endif
