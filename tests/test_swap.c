@@ -578,9 +578,9 @@ START_TEST(test_oom_frees_swap_slots_block)
 	struct block_oom_arg b = { 0 };
 
 	boot(MEMCG_MAX, 4 * HEAP_PAGES);
-	/* writes that take 10 ms (dm-delay): some are in flight at the kill,
+	/* writes that take 2 ms more (dm-delay): some are in flight at the kill,
 	 * however fast reclaim gets there */
-	fx.nvme.p.delay_write_ns = 10 * NSEC_PER_MSEC;
+	fx.nvme.p.delay_write_ns = 2 * NSEC_PER_MSEC;
 	ck_assert_int_eq(swap_init_block(&fx.nvme, 1 << 20, 4096), 0);
 	fx.memcg->swap_max = 512;
 	b.other = task_create("other", fx.memcg, 0);
