@@ -563,10 +563,15 @@ int anon_access(struct actor *a, struct task *t, struct address_space *as,
 	idx = alloc_charge_folio(a, t, t->memcg);
 	if (!idx)
 		return -EINTR;
-	if (*pte & PTE_PRESENT) {
-		/* cannot happen: only the owner faults its region in */
+	if ((*pte & PTE_PRESENT) || as->slots[index]) {
+		/*
+		 * pte_none() no longer holds: another thread of the task (or of
+		 * a task sharing the region) faulted it in while this one slept
+		 * in reclaim, and it may even be swapped out again. Drop ours and
+		 * take the fault again, as do_anonymous_page() does.
+		 */
 		__free_folio(folio_of(idx));
-		return ACCESS_HIT;
+		return anon_access(a, t, as, index, write);
 	}
 	folio = folio_of(idx);
 	folio->mapping = as->id;

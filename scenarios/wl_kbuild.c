@@ -45,7 +45,6 @@ struct kbuild {
 	const struct scn_workload *c;	/* its scenario section */
 	struct mem_cgroup *memcg;	/* where jobs run */
 	bool tmpfs;			/* tree and objects on tmpfs */
-	struct sim_mutex *tmpfs_lock;	/* held across a tmpfs page fault */
 	struct address_space *cc1;	/* the compiler's text (exec file mapping) */
 	struct address_space *tree;	/* the source tree: headers, then .c files */
 	struct address_space *objs;	/* the objects, one run of pages per job */
@@ -84,22 +83,11 @@ static double lognormal(struct rng *r, double mean, double sigma)
 	return mean * exp(sigma * z - sigma * sigma / 2);
 }
 
-/*
- * A tmpfs page: a hit is plain; a fault (new page or swap-in) holds the
- * region's lock, standing for shmem's folio lock, because the anonymous
- * fault path expects one faulting task per region.
- */
+/* A tmpfs page: a page of make's swap-backed region (see the .ini). */
 static int tmpfs_access(struct kbuild *kb, struct actor *a, struct address_space *as,
 			uint64_t index, bool write)
 {
-	int ret;
-
-	if (as->ptes[index] & PTE_PRESENT)
-		return anon_access(a, kb->w->task, as, index, write);
-	sim_mutex_lock(a, kb->tmpfs_lock);
-	ret = anon_access(a, kb->w->task, as, index, write);
-	sim_mutex_unlock(kb->tmpfs_lock);
-	return ret;
+	return anon_access(a, kb->w->task, as, index, write);
 }
 
 /* A page of the tree or of the objects: page cache, or tmpfs (make's region). */
@@ -330,10 +318,9 @@ int kbuild_start(struct workload *w, struct mem_cgroup *memcg, struct blockdev *
 		kb->objs = file_create("objs", pages(c->objects_size), bdev,
 				       bdev_start + nr_comp + nr_tree, false);
 	}
-	kb->tmpfs_lock = sim_mutex_create();
 	kb->slots = calloc((size_t)kb->nr_slots, sizeof(*kb->slots));
 	kb->seen = calloc((size_t)kb->nr_slots, sizeof(*kb->seen));
-	if (!kb->cc1 || !kb->tree || !kb->objs || !kb->tmpfs_lock || !kb->slots || !kb->seen)
+	if (!kb->cc1 || !kb->tree || !kb->objs || !kb->slots || !kb->seen)
 		return -ENOMEM;
 	for (int i = 0; i < kb->nr_slots; i++)
 		if (!(kb->seen[i] = calloc((size_t)(c->nr_headers + 7) / 8, 1)))
