@@ -213,12 +213,13 @@ static void unmap_file_ptes(struct address_space *f)
 	}
 }
 
-uint64_t task_exit(struct actor *a, struct task *t)
+/* exit_mmap() and the rest of __mmput(): the task's memory and its struct */
+static uint64_t task_teardown(struct actor *a, struct task *t)
 {
 	uint64_t freed = t->rss_anon;
 	int i;
 
-	/* exit_mmap(): the anonymous memory, then the regions themselves */
+	/* the anonymous memory, then the regions themselves */
 	task_free_anon(t);
 	for (i = 0; i < t->nr_regions; i++) {
 		struct address_space *as = mm.mappings[t->regions[i]];
@@ -235,7 +236,18 @@ uint64_t task_exit(struct actor *a, struct task *t)
 	for (i = 0; i < t->nr_files; i++)
 		if (!file_mapped_by_others(t, t->files[i]))
 			unmap_file_ptes(mm.mappings[t->files[i]]);
-	actor_charge_sys(a, freed * COST_FREE_FOLIO_NS);
+	if (a)
+		actor_charge_sys(a, freed * COST_FREE_FOLIO_NS);
+	free(t->regions);
+	free(t->files);
+	free(t);
+	return freed;
+}
+
+uint64_t task_exit(struct actor *a, struct task *t)
+{
+	int i;
+
 	/* release_task(): the pid goes; the others keep their order */
 	for (i = 0; i < mm.nr_tasks; i++)
 		if (mm.tasks[i] == t)
@@ -245,10 +257,22 @@ uint64_t task_exit(struct actor *a, struct task *t)
 			(size_t)(mm.nr_tasks - i - 1) * sizeof(mm.tasks[0]));
 		mm.nr_tasks--;
 	}
-	free(t->regions);
-	free(t->files);
-	free(t);
-	return freed;
+	t->exited = true;
+	/* mmput(): a page-table walker holding the mm frees it when done */
+	if (t->users)
+		return 0;
+	return task_teardown(a, t);
+}
+
+void task_get(struct task *t)
+{
+	t->users++;
+}
+
+void task_put(struct actor *a, struct task *t)
+{
+	if (!--t->users && t->exited)
+		task_teardown(a, t);
 }
 
 /* Remembers that t maps f, so the page-table walk of the aging finds it. */

@@ -62,9 +62,16 @@ void task_free_anon(struct task *t);
  * do_exit() of a task: exit_mmap() frees its anonymous memory and unmaps
  * the files no other task maps (young PTEs mark their folios accessed, as
  * zap_pte_range() does), then the task is gone (t is freed). The freeing
- * is charged to `a` as sys time. Returns the anon pages freed.
+ * is charged to `a` as sys time. Returns the anon pages freed (0 when a
+ * walker holds the task: task_put() frees them).
  */
 uint64_t task_exit(struct actor *a, struct task *t);
+/*
+ * mmget()/mmput() for page-table walkers: while a walker holds t, an exit
+ * only releases the pid; the last task_put() frees the memory (charged to a).
+ */
+void task_get(struct task *t);
+void task_put(struct actor *a, struct task *t);
 
 /* ---- accesses (the per-page hot path for hits) ---- */
 /* read()/write() of one page of a file: mark_page_accessed on a hit. */

@@ -259,6 +259,8 @@ struct task {
 	int nr_regions;
 	uint32_t *files;		/* file address_space ids it has mapped */
 	int nr_files;
+	int users;			/* mm_users held by page-table walkers (mmget) */
+	bool exited;			/* released; the mm goes at the last task_put() */
 };
 
 /*

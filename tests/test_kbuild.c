@@ -187,6 +187,47 @@ START_TEST(test_task_exit_frees_heap_and_unmaps_last)
 }
 END_TEST
 
+/*
+ * A page-table walker holds the task (mmget): its exit releases the pid at
+ * once, but the memory stays until the walker's task_put().
+ */
+static void exit_held_fn(struct actor *a, void *arg)
+{
+	struct task *t = task_create("cc1", fx.memcg, 0);
+	struct address_space *heap;
+
+	(void)arg;
+	ck_assert_ptr_nonnull(t);
+	heap = anon_region_create(t, "heap", 64);
+	ck_assert_ptr_nonnull(heap);
+	for (uint64_t p = 0; p < 64; p++)
+		ck_assert(anon_access(a, t, heap, p, true) >= 0);
+	task_get(t);
+	ck_assert_uint_eq(task_exit(a, t), 0);
+	ck_assert_int_eq(mm.nr_tasks, fx.nr_tasks_before);
+	ck_assert(t->exited);
+	/* still mapped and charged while held */
+	ck_assert_ptr_nonnull(heap->ptes);
+	ck_assert_uint_eq(fx.memcg->usage, 64);
+	task_put(a, t);
+	ck_assert_uint_eq(fx.memcg->usage, 0);
+	ck_assert_ptr_null(heap->ptes);
+}
+
+START_TEST(test_task_exit_waits_for_walker)
+{
+	char err[512];
+
+	harness_boot(1, 65536, &mglru_budget_policy);
+	memset(&fx, 0, sizeof(fx));
+	fx.memcg = mem_cgroup_create(mm.root_mem_cgroup, "build");
+	ck_assert_ptr_nonnull(fx.memcg);
+	fx.nr_tasks_before = mm.nr_tasks;
+	harness_run_actor(exit_held_fn, NULL);
+	ck_assert_msg(mm_check_invariants(err, sizeof(err)) == 0, "invariants: %s", err);
+}
+END_TEST
+
 /* ---- scenario keys ---- */
 
 static void expect_load_error(const char *sets, const char *needle)
@@ -225,6 +266,7 @@ static Suite *kbuild_suite(void)
 	tcase_add_loop_test(tc, test_build_completes_and_tight_memcg_costs_sys, 0, 3);
 	tcase_add_test(tc, test_tmpfs_build_on_zram_swaps_anon);
 	tcase_add_loop_test(tc, test_task_exit_frees_heap_and_unmaps_last, 0, 3);
+	tcase_add_test(tc, test_task_exit_waits_for_walker);
 	tcase_add_test(tc, test_bad_kbuild_keys_are_refused);
 	suite_add_tcase(s, tc);
 	return s;

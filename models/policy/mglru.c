@@ -473,6 +473,8 @@ static bool iterate_mm_list(struct lruvec *lruvec, uint64_t seq, struct task **i
 		struct task *t = mm.tasks[lrugen->mm_head++];
 
 		if (t->memcg == lruvec->memcg && !t->oom_killed) {
+			/* mmget_not_zero(): the walk may yield and the task exit */
+			task_get(t);
 			*iter = t;
 			return false;
 		}
@@ -678,8 +680,10 @@ bool try_to_inc_max_seq(struct lruvec *lruvec, uint64_t seq, int swappiness,
 	 * task at a time, sharing the iteration with concurrent agers */
 	do {
 		last = iterate_mm_list(lruvec, seq, &t);
-		if (t)
+		if (t) {
 			walk_task(lruvec, t, seq, swappiness, false);
+			task_put(current_actor, t);
+		}
 	} while (t);
 	if (!last || lrugen->max_seq != seq)
 		return false;
