@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "tests/cli.h"
@@ -179,6 +180,65 @@ START_TEST(test_bad_options_exit_2)
 }
 END_TEST
 
+/*
+ * tools/reproduce on one experiment (A4, a few seconds): it runs the
+ * policies, writes the report with the published claims and mmemu's
+ * outcome per claim, and an unknown experiment exits with status 2.
+ */
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = calloc(1, (size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(fread(buf, 1, (size_t)n, f), n);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(test_reproduce_writes_report)
+{
+	char script[512], results[] = "/tmp/mmemu-repro-XXXXXX", *report = cli_temp_file(".md");
+	const char *argv_ok[] = { script, "--only", "A4", "--mmemu", cli_mmemu(), "--results",
+				  results, "--out", report, NULL };
+	const char *argv_bad[] = { script, "--only", "Z9", "--out", report, NULL };
+	char *out = NULL, *err = NULL, *text;
+	int rc;
+
+	snprintf(script, sizeof(script), "%s/tools/reproduce", harness_srcdir());
+	ck_assert_ptr_nonnull(mkdtemp(results));
+	rc = harness_exec(argv_ok, &out, &err);
+	ck_assert_msg(rc == 0, "reproduce exited %d: %s", rc, err);
+	text = read_all(report);
+	ck_assert_ptr_nonnull(strstr(text, "## A4. Throttling OOM"));
+	ck_assert_ptr_nonnull(strstr(text, "| A4 | mglru-old OOM-kills the writer | event |"));
+	ck_assert_ptr_nonnull(strstr(text, "mmemu run scenarios/dd-throttle.ini --policy mglru-old"));
+	free(text);
+	free(out);
+	free(err);
+	rc = harness_exec(argv_bad, &out, &err);
+	ck_assert_int_eq(rc, 2);
+	ck_assert_ptr_nonnull(strstr(err, "Z9"));
+	free(out);
+	free(err);
+	cli_remove_temp(report);
+	for (int i = 0; i < 3; i++) {
+		static const char *const labels[] = { "classic", "before", "after" };
+		char path[600];
+
+		snprintf(path, sizeof(path), "%s/A4.%s.json", results, labels[i]);
+		unlink(path);
+	}
+	rmdir(results);
+}
+END_TEST
+
 START_TEST(test_list)
 {
 	const char *args[] = { "list", NULL };
@@ -218,6 +278,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_missing_scenario_exit_2);
 	tcase_add_test(tc, test_bad_options_exit_2);
 	tcase_add_test(tc, test_list);
+	tcase_add_test(tc, test_reproduce_writes_report);
 	suite_add_tcase(s, tc);
 	return s;
 }
