@@ -421,6 +421,88 @@ int filemap_read(struct actor *a, struct task *t, struct address_space *f,
 	return ret;
 }
 
+/* get_init_ra_size(): the first window of a stream, for a request of req pages */
+static uint64_t init_ra_size(uint64_t req)
+{
+	uint64_t size = 1;
+
+	while (size < req)
+		size <<= 1;
+	if (size <= RA_MAX_PAGES / 32)
+		size *= 4;
+	else if (size <= RA_MAX_PAGES / 4)
+		size *= 2;
+	return size < RA_MAX_PAGES ? size : RA_MAX_PAGES;
+}
+
+/* page_cache_prev_miss(): cached pages right before index, looking back at most max */
+static uint64_t cached_history(const struct address_space *f, uint64_t index, uint64_t max)
+{
+	uint64_t n = 0;
+
+	while (n < max && n < index) {
+		uint64_t entry = f->slots[index - 1 - n];
+
+		if (!entry || xa_is_value(entry))
+			break;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * page_cache_sync_ra() for a read() of req pages whose first page, index,
+ * is missing: how many pages to read from index. A sequential miss opens a
+ * window; cached history longer than the request is taken for a stream
+ * (context readahead); anything else is a standalone random read, read as
+ * is. The async window (PG_readahead) is not modelled.
+ */
+static uint64_t sync_ra_pages(const struct address_space *f, uint64_t index, uint64_t req)
+{
+	uint64_t contig, size;
+
+	/* start of file, oversized read, or a miss right after the previous read */
+	if (!index || req > RA_MAX_PAGES || index == f->ra_prev || index == f->ra_prev + 1)
+		return init_ra_size(req);
+	contig = cached_history(f, index, RA_MAX_PAGES);
+	if (contig <= req)
+		return req;
+	if (contig >= index)
+		contig *= 2;
+	size = contig + req;
+	return size < RA_MAX_PAGES ? size : RA_MAX_PAGES;
+}
+
+int filemap_read_pages(struct actor *a, struct task *t, struct address_space *f,
+		       uint64_t index, uint64_t nr)
+{
+	int ret = ACCESS_HIT;
+
+	for (uint64_t i = index; i < index + nr && i < f->nr_pages;) {
+		uint64_t entry = f->slots[i];
+		struct folio *folio;
+
+		if (t->oom_killed)
+			return -EINTR;
+		if (!entry || xa_is_value(entry)) {
+			if (page_cache_read(a, t, f, i, sync_ra_pages(f, i, index + nr - i), false))
+				return -EINTR;
+			ret = ACCESS_MAJOR;
+			continue;
+		}
+		folio = folio_of((uint32_t)entry);
+		if (folio_test_locked(folio)) {
+			folio_wait_locked(a, (uint32_t)entry);
+			continue;
+		}
+		mm.policy->folio_mark_accessed(folio);
+		actor_charge_sys(a, access_cost(a, folio, COST_READ_HIT_NS));
+		i++;
+	}
+	f->ra_prev = index + nr;
+	return ret;
+}
+
 /*
  * write_begin() of a whole page that is not cached: the new folio is filled
  * by the copy, so nothing is read (ext4/generic block_write_begin read only

@@ -77,6 +77,13 @@ void task_put(struct actor *a, struct task *t);
 /* read()/write() of one page of a file: mark_page_accessed on a hit. */
 int filemap_read(struct actor *a, struct task *t, struct address_space *f,
 		 uint64_t index);
+/*
+ * read() of nr pages from index (one pread of a buffer): missing pages go
+ * through page_cache_sync_ra() with the rest of the request as its size.
+ * ACCESS_MAJOR if any page was read from the device.
+ */
+int filemap_read_pages(struct actor *a, struct task *t, struct address_space *f,
+		       uint64_t index, uint64_t nr);
 /* write() of one page of a file: read if needed, then dirty it (and throttle). */
 int filemap_write(struct actor *a, struct task *t, struct address_space *f,
 		  uint64_t index);

@@ -288,6 +288,8 @@ static const struct key_desc workload_keys[] = {
 	K("includes", KT_COUNT, struct scn_workload, includes, 0, 0, "a count"),
 	K("sources", KT_SIZE, struct scn_workload, sources_size, 0, 0, "a size"),
 	K("objects", KT_SIZE, struct scn_workload, objects_size, 0, 0, "a size"),
+	K("page_size", KT_INT_SIZE, struct scn_workload, page_size, 0, 0, "a size"),
+	K("checkpoint", KT_TIME, struct scn_workload, checkpoint_ns, 0, 0, "a duration"),
 	{ 0 }
 };
 
@@ -885,6 +887,10 @@ static int scenario_validate(struct scenario *s, char *err, size_t errlen)
 		if (w->type == WL_YCSB && (!w->cache_size || w->cache_size >= w->size))
 			return fail_at(err, errlen, p, sec, "cache_size",
 				       "a ycsb store needs a cache smaller than its data");
+		if (w->type == WL_YCSB && w->page_size &&
+		    (w->page_size < w->record_size || w->page_size > 128 * 1024))
+			return fail_at(err, errlen, p, sec, "page_size",
+				       "a ycsb leaf page holds at least one record and at most 128K");
 		if (w->type == WL_KBUILD && kbuild_validate(s, w, sec, err, errlen))
 			return -1;
 		if (w->type == WL_APP_LAUNCH) {

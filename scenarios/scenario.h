@@ -123,6 +123,8 @@ struct scn_workload {
 	uint64_t includes;		/* kbuild: headers drawn per job (scaled) */
 	uint64_t sources_size;		/* kbuild: bytes of the .c files built */
 	uint64_t objects_size;		/* kbuild: bytes of the objects written */
+	uint64_t page_size;		/* ycsb: on-disk leaf page, bytes (0: one 4 KiB page) */
+	uint64_t checkpoint_ns;		/* ycsb: checkpoint interval (0: none) */
 };
 
 /* [mglru]: the isolate_folios variants and min_ttl (apply to both MGLRU policies) */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/vmscan.h"
 #include "scenarios/wl_chrome.h"
 #include "scenarios/workload.h"
 #include "scenarios/wl_fio.h"
@@ -31,45 +32,115 @@ static int access_page(struct workload *w, struct actor *a, uint64_t page, bool 
 static void count_outcome(struct workload *w, int ret);
 
 /*
- * ycsb: a WiredTiger-like store. Its cache of data-file pages lives in
- * anonymous memory (4-way sets, least recently used victim); a miss reads
- * the page with pread() through the page cache, and evicting an updated
- * page writes it back with pwrite() (checkpoints are not modelled).
+ * ycsb: a WiredTiger-like store. Its cache of btree leaf pages lives in
+ * anonymous memory (4-way sets, least recently used victim). A record
+ * lives in leaf page key / records_per_leaf; a miss preads the whole
+ * on-disk leaf page (a run of 4 KiB file pages) through the page cache and
+ * decompresses it; evicting an updated leaf reconciles it (compresses and
+ * pwrites the whole page). Checkpoints write every dirty leaf (see
+ * ycsb_checkpoint_thread). Leaves are rewritten in place: WiredTiger writes
+ * to new extents, which the model does not allocate.
  */
 #define WT_WAYS 4
+/* snappy on one core: compresses at ~250 MB/s, decompresses at ~500 MB/s
+ * (google/snappy README, "Performance"): ns per 4 KiB page */
+#define WT_SNAPPY_COMPRESS_NS_PER_PAGE (4096ULL * 1000 / 250)
+#define WT_SNAPPY_DECOMPRESS_NS_PER_PAGE (4096ULL * 1000 / 500)
 
-static int ycsb_access(struct workload *w, struct actor *a, uint64_t page, bool write)
+/* The file pages of leaf page `leaf`. */
+static uint64_t wt_leaf_page(const struct workload *w, uint64_t leaf)
 {
-	uint64_t set = mix64(page) % (w->nr_slots / WT_WAYS), victim = set * WT_WAYS;
+	return leaf * w->wt_pages_per_leaf;
+}
+
+/* Reconciliation: the leaf in `slot` compressed and written with pwrite(). */
+static int wt_reconcile(struct workload *w, struct actor *a, uint64_t slot)
+{
+	uint64_t first = wt_leaf_page(w, w->wt_tag[slot] - 1);
+
+	actor_charge_user(a, w->wt_pages_per_leaf * WT_SNAPPY_COMPRESS_NS_PER_PAGE);
+	for (uint64_t i = 0; i < w->wt_pages_per_leaf; i++) {
+		int ret = filemap_write(a, w->task, w->as, first + i);
+
+		if (ret < 0)
+			return ret;
+	}
+	w->wt_dirty[slot] = 0;
+	w->wt_reconciled++;
+	return 0;
+}
+
+static int ycsb_access(struct workload *w, struct actor *a, uint64_t key, bool write)
+{
+	uint64_t ppl = w->wt_pages_per_leaf;
+	uint64_t leaf = key / w->wt_records_per_leaf;
+	uint64_t set, victim, rec_page;
 	uint32_t now = (uint32_t)w->ops_issued;
 	int ret;
 
+	if (leaf >= w->wt_nr_leaves)
+		leaf = w->wt_nr_leaves - 1;
+	set = mix64(leaf) % (w->nr_slots / WT_WAYS);
+	victim = set * WT_WAYS;
+	/* the cache page holding the record within its leaf */
+	rec_page = (key % w->wt_records_per_leaf) * ppl / w->wt_records_per_leaf;
 	for (uint64_t s = set * WT_WAYS; s < (set + 1) * WT_WAYS; s++) {
-		if (w->wt_tag[s] == page + 1) {
+		if (w->wt_tag[s] == leaf + 1) {
 			w->wt_hits++;
 			w->wt_used[s] = now;
 			w->wt_dirty[s] |= write;
-			return anon_access(a, w->task, w->cache_as, s, write);
+			return anon_access(a, w->task, w->cache_as, s * ppl + rec_page, write);
 		}
 		if (!w->wt_tag[s] || (w->wt_tag[victim] &&
 				      (uint32_t)(now - w->wt_used[s]) > (uint32_t)(now - w->wt_used[victim])))
 			victim = s;
 	}
 	w->wt_misses++;
-	ret = filemap_read(a, w->task, w->as, page);
+	ret = filemap_read_pages(a, w->task, w->as, wt_leaf_page(w, leaf), ppl);
 	if (ret < 0)
 		return ret;
 	count_outcome(w, ret);
+	actor_charge_user(a, ppl * WT_SNAPPY_DECOMPRESS_NS_PER_PAGE);
 	if (w->wt_tag[victim] && w->wt_dirty[victim]) {
-		ret = filemap_write(a, w->task, w->as, w->wt_tag[victim] - 1);
+		ret = wt_reconcile(w, a, victim);
 		if (ret < 0)
 			return ret;
 	}
-	w->wt_tag[victim] = page + 1;
+	w->wt_tag[victim] = leaf + 1;
 	w->wt_used[victim] = now;
 	w->wt_dirty[victim] = write;
-	/* the page is copied into the cache slot */
-	return anon_access(a, w->task, w->cache_as, victim, true);
+	/* the leaf is decompressed into the cache */
+	for (uint64_t i = 0; i < ppl; i++) {
+		ret = anon_access(a, w->task, w->cache_as, victim * ppl + i, true);
+		if (ret < 0)
+			return ret;
+	}
+	return ret;
+}
+
+/*
+ * A WiredTiger checkpoint every `checkpoint` (MongoDB's syncPeriodSecs):
+ * every dirty leaf is reconciled and written, then the file is fsync()ed.
+ * fsync is modelled as starting writeback of the file's dirty pages (the
+ * flushers are woken); the checkpoint does not wait for it.
+ */
+static void ycsb_checkpoint_thread(struct actor *a, void *arg)
+{
+	struct workload *w = arg;
+
+	a->task = w->task;
+	for (;;) {
+		actor_sleep_ns(a, w->cfg->checkpoint_ns);
+		for (uint64_t s = 0; s < w->nr_slots; s++) {
+			if (!w->wt_tag[s] || !w->wt_dirty[s])
+				continue;
+			if (wt_reconcile(w, a, s) < 0)
+				return;
+			actor_cond_resched(a);
+		}
+		wakeup_flusher_threads();
+		w->wt_checkpoints++;
+	}
 }
 
 static void count_outcome(struct workload *w, int ret)
@@ -187,7 +258,7 @@ static void workload_thread(struct actor *a, void *arg)
 
 		w->ops_issued++;
 		if (c->type == WL_YCSB) {
-			ret = access_page(w, a, key * c->record_size / 4096, write);
+			ret = access_page(w, a, key, write);
 			if (ret >= 0)
 				count_outcome(w, ret);
 		}
@@ -271,13 +342,25 @@ int workload_start(struct workload *w, const struct scn_workload *cfg,
 	w->nr_keys = nr_pages / cfg->pages_per_op;
 	if (cfg->type == WL_YCSB) {
 		/* records, and the store's cache in front of the data file */
-		w->nr_keys = cfg->size / (cfg->record_size ? cfg->record_size : 1024);
-		w->nr_slots = cfg->cache_size / 4096 / WT_WAYS * WT_WAYS;
-		w->cache_as = anon_region_create(w->task, "wt-cache", w->nr_slots);
+		uint64_t rec = cfg->record_size ? cfg->record_size : 1024;
+		uint64_t page = cfg->page_size ? cfg->page_size : 4096;
+
+		w->nr_keys = cfg->size / rec;
+		/* a leaf takes whole 4 KiB allocation units (allocation_size=4KB) */
+		w->wt_pages_per_leaf = (page + 4095) / 4096;
+		w->wt_records_per_leaf = page / rec ? page / rec : 1;
+		w->wt_nr_leaves = nr_pages / w->wt_pages_per_leaf;
+		w->nr_slots = cfg->cache_size / (w->wt_pages_per_leaf * 4096) / WT_WAYS * WT_WAYS;
+		w->cache_as = anon_region_create(w->task, "wt-cache",
+						 w->nr_slots * w->wt_pages_per_leaf);
 		w->wt_tag = calloc(w->nr_slots, sizeof(*w->wt_tag));
 		w->wt_used = calloc(w->nr_slots, sizeof(*w->wt_used));
 		w->wt_dirty = calloc(w->nr_slots, sizeof(*w->wt_dirty));
-		if (!w->nr_slots || !w->cache_as || !w->wt_tag || !w->wt_used || !w->wt_dirty)
+		if (!w->nr_slots || !w->wt_nr_leaves || !w->cache_as || !w->wt_tag || !w->wt_used ||
+		    !w->wt_dirty)
+			return -ENOMEM;
+		if (cfg->checkpoint_ns &&
+		    !actor_create("wt-checkpoint", cfg->node, ycsb_checkpoint_thread, w, true))
 			return -ENOMEM;
 	}
 	zipf_init(&w->zipf, w->nr_keys, cfg->zipf_theta, true);
@@ -332,6 +415,8 @@ void workload_report(const struct workload *w, struct result_group *g, uint64_t 
 	if (w->cfg->type == WL_YCSB) {
 		result_add_u64(g, "cache_hits", w->wt_hits);
 		result_add_u64(g, "cache_misses", w->wt_misses);
+		result_add_u64(g, "leaves_reconciled", w->wt_reconciled);
+		result_add_u64(g, "checkpoints", w->wt_checkpoints);
 	}
 	if (w->cfg->type == WL_KBUILD)
 		kbuild_report(w, g);

@@ -40,6 +40,11 @@ struct workload {
 	uint8_t *wt_dirty;		/* ycsb: slot updated since it was read */
 	uint64_t nr_slots;		/* ycsb: cache slots (4-way sets) */
 	uint64_t wt_hits, wt_misses;	/* ycsb: store cache outcomes */
+	uint64_t wt_pages_per_leaf;	/* ycsb: 4 KiB file (and cache) pages per leaf page */
+	uint64_t wt_records_per_leaf;	/* ycsb: records per leaf page */
+	uint64_t wt_nr_leaves;		/* ycsb: leaf pages in the data file */
+	uint64_t wt_reconciled;		/* ycsb: dirty leaf pages written (eviction, checkpoint) */
+	uint64_t wt_checkpoints;	/* ycsb: checkpoints completed */
 	void *priv;			/* state of a generator in its own file (wl_*.c) */
 };
 

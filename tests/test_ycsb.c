@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ycsb: the WiredTiger-like store reads and writes whole leaf pages, and
+ * its checkpoints write the dirty ones. Runs scenarios/ycsb-b.ini small.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tests/harness.h"
+
+static void run(const char *const *sets, int nr_sets, struct run_result *r)
+{
+	char err[512];
+	char *out = NULL;
+	int rc;
+
+	rc = harness_run_scenario(harness_src_path("scenarios/ycsb-b.ini"), sets, nr_sets,
+				  1.0 / 256, 1, "mglru-budget", true, &out, err, sizeof(err));
+	ck_assert_msg(rc == 0, "ycsb-b: %s", err);
+	ck_assert_int_eq(harness_parse_result(out, r), 0);
+	free(out);
+}
+
+static double value(const struct run_result *r, const char *group, const char *key)
+{
+	double v = harness_value(r, group, key);
+
+	ck_assert_msg(!isnan(v), "no %s in [%s]", key, group);
+	return v;
+}
+
+/* A store-cache miss reads the whole 24 KB leaf (6 pages), not one page. */
+START_TEST(test_miss_reads_whole_leaf)
+{
+	/* no load phase: its streaming read of the file would count in pgpgin */
+	static const char *const leaves[] = { "workload.ycsb.prefault=no" };
+	static const char *const one_page[] = { "workload.ycsb.prefault=no",
+						"workload.ycsb.page_size=4K" };
+	struct run_result leaf, page;
+	double kb_leaf, kb_page;
+
+	run(leaves, 1, &leaf);
+	run(one_page, 2, &page);
+	kb_leaf = value(&leaf, "vmstat", "pgpgin") / value(&leaf, "workload.ycsb", "cache_misses");
+	kb_page = value(&page, "vmstat", "pgpgin") / value(&page, "workload.ycsb", "cache_misses");
+	/* misses that hit the page cache read nothing: at least half the leaf */
+	ck_assert_msg(kb_leaf > 12 && kb_leaf > 2 * kb_page,
+		      "KB read per miss: 24K leaves %.1f, 4K leaves %.1f", kb_leaf, kb_page);
+	result_free(&leaf);
+	result_free(&page);
+}
+END_TEST
+
+/* Updated leaves are reconciled: written back when evicted, whole. */
+START_TEST(test_dirty_leaves_written)
+{
+	static const char *const reads_only[] = { "workload.ycsb.write_ratio=0" };
+	struct run_result mixed, ro;
+
+	run(NULL, 0, &mixed);
+	run(reads_only, 1, &ro);
+	ck_assert(value(&mixed, "workload.ycsb", "leaves_reconciled") > 0);
+	ck_assert(value(&mixed, "vmstat", "nr_dirtied") > 0);
+	ck_assert(value(&ro, "workload.ycsb", "leaves_reconciled") == 0);
+	ck_assert(isnan(harness_value(&ro, "vmstat", "nr_dirtied")) ||
+		  value(&ro, "vmstat", "nr_dirtied") == 0);
+	result_free(&mixed);
+	result_free(&ro);
+}
+END_TEST
+
+/* A checkpoint writes every dirty leaf, even those still cached. */
+START_TEST(test_checkpoint_writes_dirty_leaves)
+{
+	static const char *const often[] = { "workload.ycsb.checkpoint=5ms" };
+	static const char *const never[] = { "workload.ycsb.checkpoint=0" };
+	struct run_result ck, none;
+
+	run(often, 1, &ck);
+	run(never, 1, &none);
+	ck_assert(value(&ck, "workload.ycsb", "checkpoints") > 0);
+	ck_assert(value(&none, "workload.ycsb", "checkpoints") == 0);
+	ck_assert_msg(value(&ck, "workload.ycsb", "leaves_reconciled") >
+			      value(&none, "workload.ycsb", "leaves_reconciled"),
+		      "reconciled: with checkpoints %.0f, without %.0f",
+		      value(&ck, "workload.ycsb", "leaves_reconciled"),
+		      value(&none, "workload.ycsb", "leaves_reconciled"));
+	result_free(&ck);
+	result_free(&none);
+}
+END_TEST
+
+static Suite *ycsb_suite(void)
+{
+	Suite *s = suite_create("ycsb");
+	TCase *tc = tcase_create("ycsb");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_miss_reads_whole_leaf);
+	tcase_add_test(tc, test_dirty_leaves_written);
+	tcase_add_test(tc, test_checkpoint_writes_dirty_leaves);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(ycsb_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
