@@ -213,16 +213,40 @@ uint64_t balance_dirty_pages_ratelimited(struct actor *a, struct task *t)
 		else
 			pause = BDP_MIN_PAUSE_NS + (BDP_MAX_PAUSE_NS - BDP_MIN_PAUSE_NS) *
 				(worst->dirty - freerun) / (worst->thresh - freerun + 1);
+		/*
+		 * wb_max_pause(): no longer than the wb needs to write what it
+		 * holds (exact count), so a small pool of dirty pages does not
+		 * leave the disk idle; at least one jiffy.
+		 */
+		{
+			uint64_t wb_dirty = worst == &mds ?
+				memcg_page_state(t->memcg, NR_FILE_DIRTY) +
+				memcg_page_state(t->memcg, NR_WRITEBACK) : gds.dirty;
+			uint64_t max_pause = (wb_dirty / (1 + BDP_INIT_BW_PAGES / 32) + 1) *
+					     BDP_JIFFY_NS;
+
+			if (pause > max_pause)
+				pause = max_pause;
+		}
 		actor_sleep_ns(a, pause);
 		slept += pause;
 		if (worst->dirty < worst->thresh)
 			return slept;	/* one pause per call below the limit */
-		/* the wb has (almost) nothing dirty or in flight: the domain's
-		 * count is stale or others', let the writer go (wb_dirty) */
-		if (worst == &mds &&
-		    memcg_page_state(t->memcg, NR_FILE_DIRTY) +
-		    memcg_page_state(t->memcg, NR_WRITEBACK) <= wb_stat_error())
-			return slept;
+		/*
+		 * dirty_exceeded also needs the wb's own dirty + writeback count,
+		 * which is exact (wb_stat, our stand-in the memcg's live counts),
+		 * over the wb's share of the threshold (one wb per memcg: all of
+		 * it). Once writeback brought the wb under it, the writer goes,
+		 * however stale the domain's count; likewise when the wb has
+		 * (almost) nothing dirty or in flight (wb_stat_error).
+		 */
+		if (worst == &mds) {
+			uint64_t wb_dirty = memcg_page_state(t->memcg, NR_FILE_DIRTY) +
+					    memcg_page_state(t->memcg, NR_WRITEBACK);
+
+			if (wb_dirty <= mds.thresh || wb_dirty <= wb_stat_error())
+				return slept;
+		}
 	}
 }
 

@@ -21,6 +21,11 @@
 #define DIRTY_WRITEBACK_INTERVAL_NS (5 * NSEC_PER_SEC)
 /* MAX_WRITEBACK_PAGES: 4 MiB per inode per pass (fs/fs-writeback.c) */
 #define MAX_WRITEBACK_PAGES 1024
+/* One jiffy at HZ=250 (Debian's CONFIG_HZ_250) */
+#define BDP_JIFFY_NS (4 * NSEC_PER_MSEC)
+/* INIT_BW (mm/page-writeback.c): a wb's write bandwidth estimate before it
+ * has measured one, 100 MB/s, in pages per second */
+#define BDP_INIT_BW_PAGES (100ULL << (20 - 12))
 /* balance_dirty_pages() pauses: MAX_PAUSE = HZ/5, MIN_PAUSE ~ 1 jiffy at HZ=250 */
 #define BDP_MAX_PAUSE_NS (200 * NSEC_PER_MSEC)
 #define BDP_MIN_PAUSE_NS (4 * NSEC_PER_MSEC)
