@@ -632,6 +632,19 @@ int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
 	if (ret == ACCESS_MINOR && f->mmap_miss)
 		f->mmap_miss--;
 	task_note_mapping(t, f);
+	if (*pte & PTE_PRESENT) {
+		/*
+		 * finish_fault() finds !pte_none(): another thread sharing the
+		 * mapping faulted the page in while this one slept (page lock,
+		 * read IO, reclaim). Nothing is mapped twice; the access is
+		 * retried and hits.
+		 */
+		int hit;
+
+		actor_charge_sys(a, COST_MINOR_FAULT_NS);
+		hit = filemap_map_access(a, t, f, index, write);
+		return hit < 0 ? hit : ret;
+	}
 	/* finish_fault(): map it; the access that faulted makes it young */
 	*pte = PTE_PRESENT | PTE_YOUNG | (write ? PTE_DIRTY : 0);
 	mod_lruvec_state(folio_lruvec(folio), NR_FILE_MAPPED, 1);

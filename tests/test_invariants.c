@@ -178,6 +178,28 @@ START_TEST(test_bad_policy_and_set_fail_cleanly)
 }
 END_TEST
 
+/*
+ * Four reader threads share one file mapping and fault the same pages: a
+ * thread that slept in the fault must not map (and count) the page again.
+ */
+START_TEST(test_shared_mapping_mapped_once)
+{
+	struct run_result r;
+	char err[1024] = "", *text;
+	int rc = harness_run_scenario(harness_src_path("scenarios/file-anon-mix.ini"), NULL, 0,
+				      1.0 / 128, 1, "classic", true, &text, err, sizeof(err));
+
+	ck_assert_msg(rc == 0, "run failed (status %d): %s", rc, err);
+	ck_assert_msg(harness_parse_result(text, &r) == 0, "unreadable result:\n%.2000s", text);
+	ck_assert_msg(vmstat(&r, "nr_mapped") <= vmstat(&r, "nr_file_pages"),
+		      "nr_mapped %.0f > nr_file_pages %.0f", vmstat(&r, "nr_mapped"),
+		      vmstat(&r, "nr_file_pages"));
+	ck_assert_msg(vmstat(&r, "nr_mapped") > 0, "no page mapped at the end");
+	result_free(&r);
+	free(text);
+}
+END_TEST
+
 static Suite *invariants_suite(void)
 {
 	Suite *s = suite_create("invariants");
@@ -189,6 +211,7 @@ static Suite *invariants_suite(void)
 	tcase_add_test(tc, test_run_deterministic);
 	tcase_add_test(tc, test_oom_run_completes_with_invariants);
 	tcase_add_test(tc, test_bad_policy_and_set_fail_cleanly);
+	tcase_add_test(tc, test_shared_mapping_mapped_once);
 	suite_add_tcase(s, tc);
 	return s;
 }
