@@ -12,6 +12,12 @@
 #define COST_READ_HIT_NS 450
 /* Minor fault: trap, page-table update, return; ~1 us (will-it-scale page_fault). */
 #define COST_MINOR_FAULT_NS 1000
+/*
+ * Fault-around maps each further cached page with set_pte_range() and an
+ * rmap/refcount update: a few cache lines. An estimate (~50 ns), no
+ * published per-page figure.
+ */
+#define COST_FAULT_AROUND_PAGE_NS 50
 /* Zero-filling a new 4 KiB anon page: clear_page at ~15 GB/s (~270 ns). */
 #define COST_CLEAR_PAGE_NS 270
 /* Page allocation + memcg charge fast path (~150 ns per page, perf profiles of page_fault). */

@@ -580,6 +580,39 @@ static uint64_t mmap_readaround(struct address_space *f, uint64_t index, uint64_
 	return RA_MAX_PAGES;
 }
 
+/*
+ * do_fault_around() -> filemap_map_pages(): before a read fault goes to
+ * ->fault, map the pages of the aligned window of mm.fault_around_pages
+ * that are already in the page cache, uptodate and unlocked. On x86 those
+ * PTEs start young (the page protection carries _PAGE_ACCESSED, and
+ * arch_wants_old_prefaulted_pte() is false). Returns true when the
+ * faulting page itself got mapped.
+ */
+static bool do_fault_around(struct actor *a, struct address_space *f, uint64_t index)
+{
+	uint64_t start = index & ~(uint64_t)(mm.fault_around_pages - 1);
+	uint64_t end = start + mm.fault_around_pages;
+	uint64_t mapped = 0;
+
+	if (end > f->nr_pages)
+		end = f->nr_pages;
+	for (uint64_t i = start; i < end; i++) {
+		uint64_t entry = f->slots[i];
+		struct folio *folio;
+
+		if ((f->ptes[i] & PTE_PRESENT) || !entry || xa_is_value(entry))
+			continue;
+		folio = folio_of((uint32_t)entry);
+		if (folio_test_locked(folio) || !folio_test_uptodate(folio))
+			continue;
+		f->ptes[i] = PTE_PRESENT | PTE_YOUNG;
+		mod_lruvec_state(folio_lruvec(folio), NR_FILE_MAPPED, 1);
+		mapped++;
+	}
+	actor_charge_sys(a, mapped * COST_FAULT_AROUND_PAGE_NS);
+	return f->ptes[index] & PTE_PRESENT;
+}
+
 int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
 		       uint64_t index, bool write)
 {
@@ -602,9 +635,19 @@ int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
 		}
 		return ACCESS_HIT;
 	}
-	/* filemap_fault() */
 	count_vm_events(PGFAULT, 1);
 	count_memcg_events(t->memcg, PGFAULT, 1);
+	/* do_read_fault(): fault-around first */
+	if (!write && mm.fault_around_pages > 1 && do_fault_around(a, f, index)) {
+		folio = folio_of((uint32_t)f->slots[index]);
+		if (f->mmap_miss)
+			f->mmap_miss--;
+		task_note_mapping(t, f);
+		actor_charge_sys(a, COST_MINOR_FAULT_NS);
+		actor_charge_user(a, access_cost(a, folio, COST_MMAP_HIT_NS));
+		return ACCESS_MINOR;
+	}
+	/* filemap_fault() */
 	for (;;) {
 		uint64_t entry = f->slots[index];
 

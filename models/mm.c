@@ -156,6 +156,8 @@ int mm_init(const struct machine *machine, const struct reclaim_policy *policy,
 	mm.policy = policy;
 	mm.vm_swappiness = vm_swappiness;
 	mm.mglru = (struct mglru_opts){ -1, -1, -1, -1, 0 };
+	/* fault_around_bytes defaults to 64 KiB (mm/memory.c) */
+	mm.fault_around_pages = 16;
 	rng_seed(&mm.rng, seed, "kernel");
 
 	for_each_node(nid)

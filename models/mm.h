@@ -314,6 +314,7 @@ struct mm_kernel {
 	uint64_t stats_flush_last_ns;	/* flush_last_time: the last memcg rstat flush */
 	uint64_t nr_stats_flushes;	/* memcg rstat flushes done */
 	enum memcg_reclaim_batch reclaim_batch;	/* memory.reclaim batching (memcg.reclaim_batch) */
+	unsigned int fault_around_pages;	/* debugfs fault_around_bytes / PAGE_SIZE; <= 1: off */
 };
 
 extern struct mm_kernel mm;

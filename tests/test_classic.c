@@ -560,6 +560,8 @@ static void references_fn(struct actor *a, void *arg)
 	uint64_t usage, mapped, freed;
 
 	(void)arg;
+	/* one page per fault: fault-around off (debugfs fault_around_bytes = 4096) */
+	mm.fault_around_pages = 1;
 	/* page 0 faults in the read-around window 0..31 and maps; 1, 3, 4 map (minor) */
 	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 0, false), ACCESS_MAJOR);
 	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 1, false), ACCESS_MINOR);
@@ -647,6 +649,39 @@ START_TEST(test_shrink_folio_list_references)
 {
 	fixture_boot();
 	harness_run_actor(references_fn, NULL);
+}
+END_TEST
+
+/*
+ * Fault-around (fault_around_bytes 64 KiB): a read fault maps the cached
+ * pages of its aligned 16-page window, young (x86); pages outside it and
+ * pages not cached stay unmapped; a write fault maps only its page.
+ */
+static void fault_around_fn(struct actor *a, void *arg)
+{
+	(void)arg;
+	/* page 40 reads in the read-around window 24..55 and maps only itself */
+	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 40, false), ACCESS_MAJOR);
+	ck_assert_uint_eq(memcg_page_state(fx.memcg, NR_FILE_MAPPED), 1);
+	/* page 33: one fault maps 32..47 */
+	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 33, false), ACCESS_MINOR);
+	ck_assert_uint_eq(memcg_page_state(fx.memcg, NR_FILE_MAPPED), 16);
+	for (uint64_t i = 32; i < 48; i++)
+		ck_assert(fx.file->ptes[i] & PTE_PRESENT && fx.file->ptes[i] & PTE_YOUNG);
+	ck_assert(!(fx.file->ptes[31] & PTE_PRESENT));
+	ck_assert(!(fx.file->ptes[48] & PTE_PRESENT));
+	/* page 20 is not cached: window 16..31 maps 24..31, then 20 faults */
+	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 20, false), ACCESS_MAJOR);
+	ck_assert(fx.file->ptes[24] & PTE_PRESENT);
+	/* a write fault (do_shared_fault) maps just its page */
+	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 49, true), ACCESS_MINOR);
+	ck_assert(!(fx.file->ptes[50] & PTE_PRESENT));
+}
+
+START_TEST(test_fault_around_maps_cached_window)
+{
+	fixture_boot();
+	harness_run_actor(fault_around_fn, NULL);
 }
 END_TEST
 
@@ -915,6 +950,7 @@ static Suite *classic_suite(void)
 	tc = tcase_create("shrink_folio_list");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_shrink_folio_list_references);
+	tcase_add_test(tc, test_fault_around_maps_cached_window);
 	tcase_add_test(tc, test_shrink_folio_list_ignore_references);
 	tcase_add_test(tc, test_shrink_folio_list_dirty_referenced_file);
 	tcase_add_test(tc, test_shadow_names_reclaim_root);
