@@ -1340,7 +1340,8 @@ static void shrink_many(struct pglist_data *pgdat, struct scan_control *sc)
 		struct lruvec *snap[MAX_MEMCGS];
 		int nr = v->nr < MAX_MEMCGS ? v->nr : MAX_MEMCGS;
 
-		memcpy(snap, v->v, (size_t)nr * sizeof(*snap));
+		if (nr)
+			memcpy(snap, v->v, (size_t)nr * sizeof(*snap));
 		for (int i = 0; i < nr; i++) {
 			struct lruvec *lruvec = snap[i];
 			int op;
