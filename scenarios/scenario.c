@@ -17,6 +17,7 @@
 #include "models/mm.h"
 #include "scenarios/scenario.h"
 #include "scenarios/wl_sysbench.h"
+#include "scenarios/wl_ycsb.h"
 #include "storage/blockdev.h"
 #include "storage/zram.h"
 
@@ -290,6 +291,8 @@ static const struct key_desc workload_keys[] = {
 	K("objects", KT_SIZE, struct scn_workload, objects_size, 0, 0, "a size"),
 	K("page_size", KT_INT_SIZE, struct scn_workload, page_size, 0, 0, "a size"),
 	K("checkpoint", KT_TIME, struct scn_workload, checkpoint_ns, 0, 0, "a duration"),
+	K("ycsb_workload", KT_STRING, struct scn_workload, ycsb_workload, 0, 0,
+	  "a YCSB core workload (a, b, c, d, e or f)"),
 	{ 0 }
 };
 
@@ -891,6 +894,12 @@ static int scenario_validate(struct scenario *s, char *err, size_t errlen)
 		    (w->page_size < w->record_size || w->page_size > 128 * 1024))
 			return fail_at(err, errlen, p, sec, "page_size",
 				       "a ycsb leaf page holds at least one record and at most 128K");
+		if (w->ycsb_workload[0] && w->type != WL_YCSB)
+			return fail_at(err, errlen, p, sec, "ycsb_workload",
+				       "only a ycsb workload takes ycsb_workload");
+		if (w->ycsb_workload[0] && !ycsb_workload_valid(w->ycsb_workload))
+			return fail_at(err, errlen, p, sec, "ycsb_workload",
+				       "expected a, b, c, d, e or f");
 		if (w->type == WL_KBUILD && kbuild_validate(s, w, sec, err, errlen))
 			return -1;
 		if (w->type == WL_APP_LAUNCH) {

@@ -125,6 +125,7 @@ struct scn_workload {
 	uint64_t objects_size;		/* kbuild: bytes of the objects written */
 	uint64_t page_size;		/* ycsb: on-disk leaf page, bytes (0: one 4 KiB page) */
 	uint64_t checkpoint_ns;		/* ycsb: checkpoint interval (0: none) */
+	char ycsb_workload[4];		/* ycsb: core workload a..f ("": write_ratio updates) */
 };
 
 /* [mglru]: the isolate_folios variants and min_ttl (apply to both MGLRU policies) */

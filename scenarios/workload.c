@@ -12,6 +12,7 @@
 #include "scenarios/wl_applaunch.h"
 #include "scenarios/wl_reclaim.h"
 #include "scenarios/wl_kbuild.h"
+#include "scenarios/wl_ycsb.h"
 
 static int ycsb_access(struct workload *w, struct actor *a, uint64_t page, bool write);
 
@@ -70,13 +71,31 @@ static int wt_reconcile(struct workload *w, struct actor *a, uint64_t slot)
 	return 0;
 }
 
+static int wt_access(struct workload *w, struct actor *a, uint64_t key, bool write, bool create);
+
 static int ycsb_access(struct workload *w, struct actor *a, uint64_t key, bool write)
+{
+	return wt_access(w, a, key, write, false);
+}
+
+int ycsb_store_access(struct workload *w, struct actor *a, uint64_t key, bool write,
+		      bool create)
+{
+	int ret = wt_access(w, a, key, write, create);
+
+	if (ret >= 0)
+		count_outcome(w, ret);
+	return ret;
+}
+
+/* create: a new leaf (an insert past the data on disk) is made in the cache */
+static int wt_access(struct workload *w, struct actor *a, uint64_t key, bool write, bool create)
 {
 	uint64_t ppl = w->wt_pages_per_leaf;
 	uint64_t leaf = key / w->wt_records_per_leaf;
 	uint64_t set, victim, rec_page;
 	uint32_t now = (uint32_t)w->ops_issued;
-	int ret;
+	int ret = 0;
 
 	if (leaf >= w->wt_nr_leaves)
 		leaf = w->wt_nr_leaves - 1;
@@ -96,11 +115,13 @@ static int ycsb_access(struct workload *w, struct actor *a, uint64_t key, bool w
 			victim = s;
 	}
 	w->wt_misses++;
-	ret = filemap_read_pages(a, w->task, w->as, wt_leaf_page(w, leaf), ppl);
-	if (ret < 0)
-		return ret;
-	count_outcome(w, ret);
-	actor_charge_user(a, ppl * WT_SNAPPY_DECOMPRESS_NS_PER_PAGE);
+	if (!create) {
+		ret = filemap_read_pages(a, w->task, w->as, wt_leaf_page(w, leaf), ppl);
+		if (ret < 0)
+			return ret;
+		count_outcome(w, ret);
+		actor_charge_user(a, ppl * WT_SNAPPY_DECOMPRESS_NS_PER_PAGE);
+	}
 	if (w->wt_tag[victim] && w->wt_dirty[victim]) {
 		ret = wt_reconcile(w, a, victim);
 		if (ret < 0)
@@ -109,6 +130,9 @@ static int ycsb_access(struct workload *w, struct actor *a, uint64_t key, bool w
 	w->wt_tag[victim] = leaf + 1;
 	w->wt_used[victim] = now;
 	w->wt_dirty[victim] = write;
+	/* a new leaf starts with its first record */
+	if (create)
+		return anon_access(a, w->task, w->cache_as, victim * ppl + rec_page, write);
 	/* the leaf is decompressed into the cache */
 	for (uint64_t i = 0; i < ppl; i++) {
 		ret = anon_access(a, w->task, w->cache_as, victim * ppl + i, true);
@@ -222,7 +246,7 @@ static void workload_thread(struct actor *a, void *arg)
 	/* ycsb's load phase left the data file in the page cache: read it in
 	 * (each thread its stripe, in order; not counted as operations) */
 	if (c->type == WL_YCSB && c->prefault) {
-		for (uint64_t p = (uint64_t)tid; p < w->as->nr_pages; p += (uint64_t)c->threads) {
+		for (uint64_t p = (uint64_t)tid; p < c->size / 4096; p += (uint64_t)c->threads) {
 			int ret = filemap_read(a, w->task, w->as, p);
 
 			if (ret < 0)
@@ -246,6 +270,24 @@ static void workload_thread(struct actor *a, void *arg)
 	}
 	while (w->ops_issued < c->ops && !w->task->oom_killed) {
 		uint64_t t0 = actor_now_ns(a);
+
+		/* ycsb_workload: a YCSB core workload's mix (wl_ycsb.c) */
+		if (c->type == WL_YCSB && w->priv) {
+			bool wrote;
+			int r;
+
+			w->ops_issued++;
+			r = ycsb_mix_op(w, a, &wrote);
+			if (r < 0)
+				break;
+			if (c->think_ns)
+				actor_charge_user(a, c->think_ns);
+			w->ops_done++;
+			w->ops_write += wrote;
+			hist_record(&w->lat, actor_now_ns(a) - t0);
+			actor_cond_resched(a);
+			continue;
+		}
 		/* dd writes the file front to back, a trace says what to touch,
 		 * the others draw keys */
 		const struct trace_req *tr = c->type == WL_TRACE ? &c->trace->req[w->ops_issued] : NULL;
@@ -288,13 +330,15 @@ uint64_t workload_device_pages(const struct scn_workload *cfg)
 {
 	if (cfg->type == WL_KBUILD)
 		return kbuild_device_pages(cfg);
+	if (cfg->type == WL_YCSB)
+		return ycsb_file_pages(cfg);
 	return cfg->size / 4096;
 }
 
 int workload_start(struct workload *w, const struct scn_workload *cfg,
 		   struct mem_cgroup *memcg, struct blockdev *bdev, uint64_t bdev_start)
 {
-	uint64_t nr_pages = cfg->size / 4096;
+	uint64_t nr_pages = cfg->type == WL_YCSB ? ycsb_file_pages(cfg) : cfg->size / 4096;
 	char name[96];
 
 	memset(w, 0, sizeof(*w));
@@ -364,6 +408,8 @@ int workload_start(struct workload *w, const struct scn_workload *cfg,
 			return -ENOMEM;
 	}
 	zipf_init(&w->zipf, w->nr_keys, cfg->zipf_theta, true);
+	if (cfg->type == WL_YCSB && cfg->ycsb_workload[0] && ycsb_mix_init(w))
+		return -ENOMEM;
 	for (int t = 0; t < cfg->threads; t++) {
 		bool scan = cfg->type == WL_FILE_SCAN;
 
@@ -417,6 +463,8 @@ void workload_report(const struct workload *w, struct result_group *g, uint64_t 
 		result_add_u64(g, "cache_misses", w->wt_misses);
 		result_add_u64(g, "leaves_reconciled", w->wt_reconciled);
 		result_add_u64(g, "checkpoints", w->wt_checkpoints);
+		if (w->priv)
+			ycsb_mix_report(w, g);
 	}
 	if (w->cfg->type == WL_KBUILD)
 		kbuild_report(w, g);

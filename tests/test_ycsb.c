@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tests/harness.h"
 
@@ -92,6 +93,114 @@ START_TEST(test_checkpoint_writes_dirty_leaves)
 }
 END_TEST
 
+/* ycsb_workload: the core workloads' operation mix (YCSB workloads/workloada..f) */
+static const struct {
+	const char *set;
+	double read, update, insert, scan, rmw;
+} mixes[] = {
+	{ "workload.ycsb.ycsb_workload=a", 0.50, 0.50, 0, 0, 0 },
+	{ "workload.ycsb.ycsb_workload=b", 0.95, 0.05, 0, 0, 0 },
+	{ "workload.ycsb.ycsb_workload=c", 1.00, 0, 0, 0, 0 },
+	{ "workload.ycsb.ycsb_workload=d", 0.95, 0, 0.05, 0, 0 },
+	{ "workload.ycsb.ycsb_workload=e", 0, 0, 0.05, 0.95, 0 },
+	{ "workload.ycsb.ycsb_workload=f", 0.50, 0, 0, 0, 0.50 },
+};
+
+static void assert_share(const struct run_result *r, const char *key, double want, double ops)
+{
+	double got = value(r, "workload.ycsb", key) / ops;
+
+	ck_assert_msg(fabs(got - want) < 0.02, "%s: %.3f of operations, want %.2f", key, got, want);
+}
+
+START_TEST(test_mix)
+{
+	const char *const sets[] = { mixes[_i].set };
+	struct run_result r;
+	double ops;
+
+	run(sets, 1, &r);
+	ops = value(&r, "workload.ycsb", "ops");
+	ck_assert(ops > 1000);
+	assert_share(&r, "reads", mixes[_i].read, ops);
+	assert_share(&r, "updates", mixes[_i].update, ops);
+	assert_share(&r, "inserts", mixes[_i].insert, ops);
+	assert_share(&r, "scans", mixes[_i].scan, ops);
+	assert_share(&r, "rmw", mixes[_i].rmw, ops);
+	/* the file had room for every insert */
+	ck_assert(value(&r, "workload.ycsb", "inserts_refused") == 0);
+	ck_assert(value(&r, "workload.ycsb", "records") >=
+		  value(&r, "workload.ycsb", "inserts"));
+	result_free(&r);
+}
+END_TEST
+
+/* D's latest distribution: a record inserted during the run is read far
+ * more often than a loaded one; the zipfian of B barely reads them. */
+START_TEST(test_latest_reads_recent)
+{
+	static const char *const d[] = { "workload.ycsb.ycsb_workload=d" };
+	struct run_result r;
+	double reads, recent, inserts, loaded;
+
+	run(d, 1, &r);
+	reads = value(&r, "workload.ycsb", "reads");
+	recent = value(&r, "workload.ycsb", "reads_inserted");
+	inserts = value(&r, "workload.ycsb", "inserts");
+	loaded = value(&r, "workload.ycsb", "records") - inserts;
+	ck_assert(inserts > 0 && recent > 0);
+	ck_assert_msg(recent / inserts > 10 * (reads - recent) / loaded,
+		      "reads per record: inserted %.3f, loaded %.4f", recent / inserts,
+		      (reads - recent) / loaded);
+	result_free(&r);
+}
+END_TEST
+
+/* E: scans start at a zipfian key and read 1..100 records (uniform). */
+START_TEST(test_scan_length)
+{
+	static const char *const e[] = { "workload.ycsb.ycsb_workload=e" };
+	struct run_result r;
+	double per_scan;
+
+	run(e, 1, &r);
+	per_scan = value(&r, "workload.ycsb", "records_scanned") / value(&r, "workload.ycsb", "scans");
+	ck_assert_msg(per_scan > 45 && per_scan < 56, "records per scan %.1f", per_scan);
+	result_free(&r);
+}
+END_TEST
+
+/* Without ycsb_workload the store runs reads plus write_ratio updates, and
+ * reports no mix counters (the output is that of before the key existed). */
+START_TEST(test_default_mix)
+{
+	struct run_result r;
+
+	run(NULL, 0, &r);
+	ck_assert(value(&r, "workload.ycsb", "ops") > 0);
+	ck_assert(value(&r, "workload.ycsb", "leaves_reconciled") > 0);
+	ck_assert(isnan(harness_value(&r, "workload.ycsb", "reads")));
+	ck_assert(isnan(harness_value(&r, "workload.ycsb", "inserts")));
+	result_free(&r);
+}
+END_TEST
+
+/* An unknown letter, or the key on another workload type, is refused. */
+START_TEST(test_bad_letter)
+{
+	static const char *const bad[] = { "workload.ycsb.ycsb_workload=g" };
+	char err[512] = "";
+	char *out = NULL;
+	int rc;
+
+	rc = harness_run_scenario(harness_src_path("scenarios/ycsb-b.ini"), bad, 1, 1.0 / 256, 1,
+				  "mglru-budget", false, &out, err, sizeof(err));
+	free(out);
+	ck_assert_int_eq(rc, 2);
+	ck_assert_msg(strstr(err, "ycsb_workload") && strstr(err, "ycsb-b.ini"), "%s", err);
+}
+END_TEST
+
 static Suite *ycsb_suite(void)
 {
 	Suite *s = suite_create("ycsb");
@@ -101,6 +210,11 @@ static Suite *ycsb_suite(void)
 	tcase_add_test(tc, test_miss_reads_whole_leaf);
 	tcase_add_test(tc, test_dirty_leaves_written);
 	tcase_add_test(tc, test_checkpoint_writes_dirty_leaves);
+	tcase_add_loop_test(tc, test_mix, 0, (int)(sizeof(mixes) / sizeof(mixes[0])));
+	tcase_add_test(tc, test_latest_reads_recent);
+	tcase_add_test(tc, test_scan_length);
+	tcase_add_test(tc, test_default_mix);
+	tcase_add_test(tc, test_bad_letter);
 	suite_add_tcase(s, tc);
 	return s;
 }
