@@ -332,6 +332,11 @@ uint64_t workload_device_pages(const struct scn_workload *cfg)
 		return kbuild_device_pages(cfg);
 	if (cfg->type == WL_YCSB)
 		return ycsb_file_pages(cfg);
+	/* one file per job, one code file per app, laid out one after another */
+	if (cfg->type == WL_FIO)
+		return (uint64_t)cfg->threads * (cfg->size / 4096);
+	if (cfg->type == WL_APP_LAUNCH)
+		return (uint64_t)cfg->apps * (cfg->size / 4096);
 	return cfg->size / 4096;
 }
 
