@@ -260,6 +260,8 @@ struct task {
 	uint32_t *files;		/* file address_space ids it has mapped */
 	int nr_files;
 	int users;			/* mm_users held by page-table walkers (mmget) */
+	uint32_t nr_dirtied;		/* pages dirtied since balance_dirty_pages() last ran */
+	uint32_t nr_dirtied_pause;	/* ... and how many it lets pass before the next (0: start) */
 	bool exited;			/* released; the mm goes at the last task_put() */
 };
 

@@ -187,7 +187,47 @@ static uint64_t wb_stat_error(void)
 	return 8 * (1 + log) * cpus;
 }
 
+/* ilog2 */
+static unsigned int ilog2_u64(uint64_t v)
+{
+	unsigned int l = 0;
+
+	while (v >>= 1)
+		l++;
+	return l;
+}
+
+/*
+ * dirty_poll_interval(): below the freerun ceiling, come back after about
+ * the square root of the pages still left before the limit.
+ */
+static uint32_t dirty_poll_interval(uint64_t dirty, uint64_t thresh)
+{
+	if (thresh > dirty)
+		return 1U << (ilog2_u64(thresh - dirty) >> 1);
+	return 1;
+}
+
+static uint64_t balance_dirty_pages(struct actor *a, struct task *t);
+
+/*
+ * balance_dirty_pages_ratelimited(): a writer enters balance_dirty_pages()
+ * only after dirtying nr_dirtied_pause pages (32 at start: 128 KiB), at
+ * most 8 (32 KiB) while the domain's limit is exceeded. The kernel counts
+ * per thread; the model counts per task, which shares the allowance among
+ * a process's threads.
+ */
 uint64_t balance_dirty_pages_ratelimited(struct actor *a, struct task *t)
+{
+	uint32_t ratelimit = t->nr_dirtied_pause ? t->nr_dirtied_pause : 32;
+
+	if (++t->nr_dirtied < ratelimit)
+		return 0;
+	t->nr_dirtied = 0;
+	return balance_dirty_pages(a, t);
+}
+
+static uint64_t balance_dirty_pages(struct actor *a, struct task *t)
 {
 	uint64_t slept = 0;
 
@@ -206,8 +246,12 @@ uint64_t balance_dirty_pages_ratelimited(struct actor *a, struct task *t)
 			for (int i = 0; i < nr_wbs; i++)
 				wb_wakeup(&wbs[i]);
 		freerun = (worst->bg_thresh + worst->thresh) / 2;
-		if (worst->dirty <= freerun)
+		if (worst->dirty <= freerun) {
+			t->nr_dirtied_pause = dirty_poll_interval(worst->dirty, worst->thresh);
 			return slept;
+		}
+		/* over the freerun ceiling: come back soon (dirty_exceeded: 8 pages) */
+		t->nr_dirtied_pause = 8;
 		if (worst->dirty >= worst->thresh)
 			pause = BDP_MAX_PAUSE_NS;
 		else

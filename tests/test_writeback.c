@@ -189,7 +189,10 @@ static void dirty_then_flush(struct actor *a, void *arg)
 		   memcg_page_state(c->t->memcg, NR_WRITEBACK);
 	c->flushed = memcg_page_state_flushed(c->t->memcg, NR_FILE_DIRTY) +
 		     memcg_page_state_flushed(c->t->memcg, NR_WRITEBACK);
-	c->after_ns = balance_dirty_pages_ratelimited(a, c->t);
+	/* the writer's next pages: within one ratelimit window (at most 32
+	 * pages) it enters balance_dirty_pages() and pauses */
+	for (int i = 0; i < 32 && !c->after_ns; i++)
+		c->after_ns = balance_dirty_pages_ratelimited(a, c->t);
 }
 
 START_TEST(test_memcg_dirty_limit_from_flushed_stats)
