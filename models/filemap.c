@@ -303,6 +303,28 @@ static uint64_t access_cost(struct actor *a, const struct folio *folio, uint64_t
 }
 
 /*
+ * filemap_add_folio(): a new folio at `index` of f, in the page cache and
+ * on the LRU. It replaces the slot's shadow entry, if any, which the LRU
+ * add uses for refault detection; `fault` says a page fault brought it in.
+ * Its data version starts as the one on the device.
+ */
+static void filemap_add_folio(struct address_space *f, uint32_t idx, uint64_t index,
+			      uint64_t shadow, bool fault)
+{
+	struct folio *folio = folio_of(idx);
+
+	folio->mapping = f->id;
+	folio->index = (uint32_t)index;
+	folio->version = f->disk_version[index];
+	f->slots[index] = idx;
+	f->nr_resident++;
+	mod_lruvec_state(folio_lruvec(folio), NR_FILE_PAGES, 1);
+	mm.in_lru_fault = fault;
+	folio_add_lru(folio, shadow);
+	mm.in_lru_fault = false;
+}
+
+/*
  * Reads [index, index + nr) of f into the page cache, skipping pages that
  * are present, and waits for the IO. Returns 0 or -EINTR when the task was
  * killed while allocating.
@@ -338,17 +360,8 @@ static int page_cache_read(struct actor *a, struct task *t, struct address_space
 			goto submit;
 		}
 		folio = folio_of(idx);
-		folio->mapping = f->id;
-		folio->index = (uint32_t)i;
-		folio->version = f->disk_version[i];
 		folio_set_locked(folio);
-		/* filemap_add_folio(): replaces the shadow, refault detection */
-		f->slots[i] = idx;
-		f->nr_resident++;
-		mod_lruvec_state(folio_lruvec(folio), NR_FILE_PAGES, 1);
-		mm.in_lru_fault = fault;
-		folio_add_lru(folio, entry);
-		mm.in_lru_fault = false;
+		filemap_add_folio(f, idx, i, entry, fault);
 		locked[nr_locked++] = idx;
 		if (!run_len)
 			run_start = i;
@@ -514,7 +527,6 @@ static int filemap_write_begin(struct actor *a, struct task *t, struct address_s
 			       uint64_t index)
 {
 	uint64_t entry;
-	struct folio *folio;
 	uint32_t idx;
 
 	idx = alloc_charge_folio(a, t, t->memcg);
@@ -526,16 +538,9 @@ static int filemap_write_begin(struct actor *a, struct task *t, struct address_s
 		__free_folio(folio_of(idx));
 		return ACCESS_HIT;
 	}
-	folio = folio_of(idx);
-	folio->mapping = f->id;
-	folio->index = (uint32_t)index;
 	/* the copy replaces all of it: it starts from what the device holds */
-	folio->version = f->disk_version[index];
-	folio_set_uptodate(folio);
-	f->slots[index] = idx;
-	f->nr_resident++;
-	mod_lruvec_state(folio_lruvec(folio), NR_FILE_PAGES, 1);
-	folio_add_lru(folio, entry);
+	folio_set_uptodate(folio_of(idx));
+	filemap_add_folio(f, idx, index, entry, false);
 	return ACCESS_NEW;
 }
 
