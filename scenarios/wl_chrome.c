@@ -53,17 +53,6 @@ struct chrome_node {
 	struct waitq *ready;		/* where the others wait for the last */
 };
 
-static void count_outcome(struct workload *w, int ret)
-{
-	switch (ret) {
-	case ACCESS_HIT: w->nr_hit++; break;
-	case ACCESS_MINOR: w->nr_minor++; break;
-	case ACCESS_MAJOR: w->nr_major++; break;
-	case ACCESS_NEW: w->nr_new++; break;
-	default: break;
-	}
-}
-
 /* Writes pages [first, first + nr) of `as`: each is faulted in if needed, then stored to. */
 static int write_pages(struct actor *a, struct chrome_worker *cw, struct address_space *as,
 		       uint64_t first, uint64_t nr)
@@ -73,7 +62,7 @@ static int write_pages(struct actor *a, struct chrome_worker *cw, struct address
 
 		if (ret < 0)
 			return ret;
-		count_outcome(cw->cn->w, ret);
+		workload_count_outcome(cw->cn->w, ret);
 		actor_charge_user(a, CHROME_PAGE_WRITE_NS);
 		actor_cond_resched(a);
 	}

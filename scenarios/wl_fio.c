@@ -36,17 +36,6 @@ struct wl_fio {
 	int nr_jobs;
 };
 
-static void count_outcome(struct workload *w, int ret)
-{
-	switch (ret) {
-	case ACCESS_HIT: w->nr_hit++; break;
-	case ACCESS_MINOR: w->nr_minor++; break;
-	case ACCESS_MAJOR: w->nr_major++; break;
-	case ACCESS_NEW: w->nr_new++; break;
-	default: break;
-	}
-}
-
 /* A new loop: a fresh random order of the file's blocks (Fisher-Yates). */
 static void fio_new_loop(struct fio_job *j, struct rng *rng)
 {
@@ -84,7 +73,7 @@ static void fio_job_thread(struct actor *a, void *arg)
 		ret = filemap_map_access(a, j->task, j->f, j->order[j->pos++], false);
 		if (ret < 0)
 			break;
-		count_outcome(w, ret);
+		workload_count_outcome(w, ret);
 		actor_charge_user(a, FIO_COPY_NS + c->think_ns);
 		w->ops_issued++;
 		w->ops_done++;

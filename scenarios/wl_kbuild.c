@@ -107,23 +107,12 @@ static int tree_write(struct kbuild *kb, struct actor *a, struct task *t,
 	return filemap_write(a, t, as, index);
 }
 
-static void count(struct workload *w, int ret)
-{
-	switch (ret) {
-	case ACCESS_HIT: w->nr_hit++; break;
-	case ACCESS_MINOR: w->nr_minor++; break;
-	case ACCESS_MAJOR: w->nr_major++; break;
-	case ACCESS_NEW: w->nr_new++; break;
-	default: break;
-	}
-}
-
 #define CHECK(call)                                                    \
 	do {                                                           \
 		int ret_ = (call);                                     \
 		if (ret_ < 0)                                          \
 			return ret_;                                   \
-		count(w, ret_);                                        \
+		workload_count_outcome(w, ret_);                       \
 	} while (0)
 
 /* The preprocessor's reads: the unit's .c file, then its headers. */
@@ -215,7 +204,7 @@ static int run_job(struct kbuild *kb, struct actor *a, int slot, uint64_t job)
 	for (uint64_t p = 0; !ret && p < kb->obj_pages; p++) {
 		ret = tree_write(kb, a, t, kb->objs, job * kb->obj_pages + p);
 		if (ret >= 0)
-			count(w, ret);
+			workload_count_outcome(w, ret);
 		ret = ret < 0 ? ret : 0;
 	}
 	if (t->oom_killed && !ret)

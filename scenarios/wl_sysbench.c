@@ -133,13 +133,7 @@ static int sb_touch(struct workload *w, struct actor *a, uint64_t table, uint64_
 	uint64_t idx = (table * sb->l.table_pages + page) * IB_SUBPAGES + byte / 4096;
 	int ret = anon_access(a, w->task, w->as, idx, false);
 
-	switch (ret) {
-	case ACCESS_HIT: w->nr_hit++; break;
-	case ACCESS_MINOR: w->nr_minor++; break;
-	case ACCESS_MAJOR: w->nr_major++; break;
-	case ACCESS_NEW: w->nr_new++; break;
-	default: break;
-	}
+	workload_count_outcome(w, ret);
 	return ret < 0 ? ret : 0;
 }
 

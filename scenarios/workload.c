@@ -30,7 +30,6 @@ static int access_page(struct workload *w, struct actor *a, uint64_t page, bool 
 		     : filemap_read(a, w->task, w->as, page);
 }
 
-static void count_outcome(struct workload *w, int ret);
 
 /*
  * ycsb: a WiredTiger-like store. Its cache of btree leaf pages lives in
@@ -84,7 +83,7 @@ int ycsb_store_access(struct workload *w, struct actor *a, uint64_t key, bool wr
 	int ret = wt_access(w, a, key, write, create);
 
 	if (ret >= 0)
-		count_outcome(w, ret);
+		workload_count_outcome(w, ret);
 	return ret;
 }
 
@@ -119,7 +118,7 @@ static int wt_access(struct workload *w, struct actor *a, uint64_t key, bool wri
 		ret = filemap_read_pages(a, w->task, w->as, wt_leaf_page(w, leaf), ppl);
 		if (ret < 0)
 			return ret;
-		count_outcome(w, ret);
+		workload_count_outcome(w, ret);
 		actor_charge_user(a, ppl * WT_SNAPPY_DECOMPRESS_NS_PER_PAGE);
 	}
 	if (w->wt_tag[victim] && w->wt_dirty[victim]) {
@@ -167,7 +166,7 @@ static void ycsb_checkpoint_thread(struct actor *a, void *arg)
 	}
 }
 
-static void count_outcome(struct workload *w, int ret)
+void workload_count_outcome(struct workload *w, int ret)
 {
 	switch (ret) {
 	case ACCESS_HIT: w->nr_hit++; break;
@@ -190,7 +189,7 @@ static void file_scan_thread(struct actor *a, void *arg)
 
 			if (ret < 0)
 				return;
-			count_outcome(w, ret);
+			workload_count_outcome(w, ret);
 			actor_cond_resched(a);
 		}
 		w->passes++;
@@ -215,7 +214,7 @@ static void anon_rounds_thread(struct actor *a, void *arg)
 		for (uint64_t p = 0; p < as->nr_pages && ret >= 0; p++) {
 			ret = anon_access(a, w->task, as, p, true);
 			if (ret >= 0)
-				count_outcome(w, ret);
+				workload_count_outcome(w, ret);
 			actor_cond_resched(a);
 		}
 		if (ret < 0)
@@ -264,7 +263,7 @@ static void workload_thread(struct actor *a, void *arg)
 
 			if (ret < 0)
 				goto out;
-			count_outcome(w, ret);
+			workload_count_outcome(w, ret);
 			actor_cond_resched(a);
 		}
 	}
@@ -302,13 +301,13 @@ static void workload_thread(struct actor *a, void *arg)
 		if (c->type == WL_YCSB) {
 			ret = access_page(w, a, key, write);
 			if (ret >= 0)
-				count_outcome(w, ret);
+				workload_count_outcome(w, ret);
 		}
 		for (uint64_t i = 0; c->type != WL_YCSB && i < c->pages_per_op; i++) {
 			ret = access_page(w, a, key * c->pages_per_op + i, write);
 			if (ret < 0)
 				break;
-			count_outcome(w, ret);
+			workload_count_outcome(w, ret);
 		}
 		if (ret < 0)
 			break;

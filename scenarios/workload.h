@@ -54,5 +54,7 @@ int workload_start(struct workload *w, const struct scn_workload *cfg,
 /* Pages the workload's files take on its device (where the next one starts). */
 uint64_t workload_device_pages(const struct scn_workload *cfg);
 void workload_report(const struct workload *w, struct result_group *g, uint64_t end_ns);
+/* Counts an access's outcome (ACCESS_HIT, _MINOR, _MAJOR, _NEW) in w's page counters. */
+void workload_count_outcome(struct workload *w, int ret);
 
 #endif
