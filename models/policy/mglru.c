@@ -435,10 +435,10 @@ static bool walk_mapping(struct lruvec *lruvec, struct address_space *as, uint64
 	return true;
 }
 
-/* walk_mm(): one task's anonymous regions when anon is evictable, and its
+/* walk_mm(): one task's (mm's) anonymous regions when anon is evictable, and its
  * mapped files unless reclaim is anon-only */
-static void walk_task(struct lruvec *lruvec, struct task *t, uint64_t seq, int swappiness,
-		      bool force_scan)
+static void walk_mm(struct lruvec *lruvec, struct task *t, uint64_t seq, int swappiness,
+		    bool force_scan)
 {
 	if (swappiness)
 		for (int r = 0; r < t->nr_regions; r++)
@@ -681,7 +681,7 @@ bool try_to_inc_max_seq(struct lruvec *lruvec, uint64_t seq, int swappiness,
 	do {
 		last = iterate_mm_list(lruvec, seq, &t);
 		if (t) {
-			walk_task(lruvec, t, seq, swappiness, false);
+			walk_mm(lruvec, t, seq, swappiness, false);
 			task_put(current_actor, t);
 		}
 	} while (t);
