@@ -171,7 +171,6 @@ struct mem_cgroup {
 };
 
 enum pgdat_flags {
-	PGDAT_DIRTY,		/* reclaim met many dirty file pages at the tail */
 	PGDAT_WRITEBACK,	/* reclaim met many pages under writeback */
 	PGDAT_RECLAIM_LOCKED,
 };

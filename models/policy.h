@@ -67,5 +67,6 @@ extern const struct reclaim_policy *const reclaim_policies[];
 extern const struct reclaim_policy classic_policy;
 extern const struct reclaim_policy mglru_old_policy;
 extern const struct reclaim_policy mglru_budget_policy;
+extern const struct reclaim_policy mglru_72_policy;
 
 #endif

@@ -155,20 +155,40 @@ static enum folio_references folio_check_references(struct folio *folio)
 		/*
 		 * Mapped folios start with a reference from the faulting
 		 * access: look twice. Mark it and spare it one more trip; a
-		 * second reference activates it.
+		 * second reference, or young PTEs in several mappings,
+		 * activates it.
 		 */
 		folio_set_referenced(folio);
-		if (referenced_folio)
+		if (referenced_folio || referenced_ptes > 1)
 			return FOLIOREF_ACTIVATE;
 		/* Activate file-backed executable folios after first usage. */
 		if (vm_exec && folio_is_file_lru(folio))
 			return FOLIOREF_ACTIVATE;
 		return FOLIOREF_KEEP;
 	}
-	/* Reclaim if clean, defer dirty folios to writeback */
-	if (referenced_folio && folio_is_file_lru(folio))
-		return FOLIOREF_RECLAIM_CLEAN;
+	/* (FOLIOREF_RECLAIM_CLEAN went with aops->writepage: reclaim never
+	 * writes file folios) */
 	return FOLIOREF_RECLAIM;
+}
+
+/*
+ * handle_reclaim_writeback() (the series' patch 15, shared by
+ * shrink_inactive_list() and MGLRU's evict_folios()): wake the flushers
+ * when every folio taken was dirty and not yet queued, and sum the
+ * writeback statistics shrink_node() acts on. The WRITEBACK throttle here
+ * is for cgroup v1 (!writeback_throttling_sane()); mmemu models cgroup v2.
+ */
+void handle_reclaim_writeback(uint64_t nr_taken, struct pglist_data *pgdat,
+			      struct scan_control *sc, const struct reclaim_stat *stat)
+{
+	(void)pgdat;
+	if (stat->nr_unqueued_dirty == nr_taken)
+		wakeup_flusher_threads();
+	sc->nr.dirty += stat->nr_dirty;
+	sc->nr.congested += stat->nr_congested;
+	sc->nr.writeback += stat->nr_writeback;
+	sc->nr.immediate += stat->nr_immediate;
+	sc->nr.taken += (unsigned int)nr_taken;
 }
 
 /*
@@ -260,7 +280,6 @@ uint64_t shrink_folio_list(struct flist *folio_list, struct pglist_data *pgdat,
 			stat->nr_ref_keep++;
 			goto keep;
 		case FOLIOREF_RECLAIM:
-		case FOLIOREF_RECLAIM_CLEAN:
 			break;
 		}
 
@@ -282,28 +301,16 @@ uint64_t shrink_folio_list(struct flist *folio_list, struct pglist_data *pgdat,
 
 		if (folio_test_dirty(folio)) {
 			/*
-			 * Only kswapd writes file pages, and only when it meets
-			 * them again (PG_reclaim) on a node flagged PGDAT_DIRTY;
-			 * otherwise mark for immediate reclaim at writeback end
-			 * and leave them to the flusher.
+			 * Reclaim never writes file folios (aops->writepage and
+			 * PGDAT_DIRTY are gone from 2025-26 kernels): mark for
+			 * immediate reclaim once the flusher has written it.
 			 */
-			if (file && (!sc->kswapd || !folio_test_reclaim(folio) ||
-				     !(pgdat->flags & (1UL << PGDAT_DIRTY)))) {
+			if (file) {
 				count_vm_events(NR_VMSCAN_IMMEDIATE, 1);
 				folio_set_reclaim(folio);
 				goto activate_locked;
 			}
-			if (file) {
-				if (references == FOLIOREF_RECLAIM_CLEAN || !sc->may_writepage)
-					goto keep;
-				count_vm_events(NR_VMSCAN_WRITE, 1);
-				if (pageout_file_folio(folio, sc->actor)) {
-					folio_set_reclaim(folio);
-					stat->nr_pageout++;
-				}
-				goto keep;
-			}
-			if (references == FOLIOREF_RECLAIM_CLEAN || !sc->may_writepage)
+			if (!sc->may_writepage)
 				goto keep;
 			/* pageout() */
 			count_vm_events(NR_VMSCAN_WRITE, 1);
@@ -513,17 +520,22 @@ void shrink_node(struct pglist_data *pgdat, struct scan_control *sc)
 		/* Many pages under writeback at the tail: pages cycle faster than written. */
 		if (sc->nr.writeback && sc->nr.writeback == sc->nr.taken)
 			pgdat->flags |= 1UL << PGDAT_WRITEBACK;
-		/* Allow kswapd to start writing pages during reclaim. */
-		if (sc->nr.unqueued_dirty && sc->nr.unqueued_dirty == sc->nr.file_taken)
-			pgdat->flags |= 1UL << PGDAT_DIRTY;
 		if (sc->nr.immediate)
 			reclaim_throttle(pgdat, VMSCAN_THROTTLE_WRITEBACK, sc->actor);
 	}
-	/* Tag the lruvec congested when every dirty page was congested. */
-	if ((sc->kswapd || cgroup_reclaim(sc)) && sc->nr.dirty &&
-	    sc->nr.dirty == sc->nr.congested)
-		target_lruvec->flags |= 1UL << LRUVEC_CGROUP_CONGESTED;
-	if (!sc->kswapd && (target_lruvec->flags & (1UL << LRUVEC_CGROUP_CONGESTED)))
+	/*
+	 * Tag the memcg (cgroup v2 reclaim) or the node (kswapd) congested
+	 * when every dirty page seen was already under writeback for reclaim.
+	 */
+	if (sc->nr.dirty && sc->nr.dirty == sc->nr.congested) {
+		if (cgroup_reclaim(sc))
+			target_lruvec->flags |= 1UL << LRUVEC_CGROUP_CONGESTED;
+		if (sc->kswapd)
+			target_lruvec->flags |= 1UL << LRUVEC_NODE_CONGESTED;
+	}
+	/* Direct reclaimers stall for IO completions on a congested lruvec. */
+	if (!sc->kswapd && (target_lruvec->flags & ((1UL << LRUVEC_CGROUP_CONGESTED) |
+						    (1UL << LRUVEC_NODE_CONGESTED))))
 		reclaim_throttle(pgdat, VMSCAN_THROTTLE_CONGESTED, sc->actor);
 
 	if (sc->nr_reclaimed - nr_reclaimed)
@@ -669,6 +681,7 @@ static void balance_pgdat(struct pglist_data *pgdat, struct actor *a)
 {
 	struct scan_control sc = {
 		.priority = DEF_PRIORITY,
+		.may_writepage = true,	/* !laptop_mode */
 		.may_unmap = true,
 		.may_swap = true,
 		.swappiness = -1,
@@ -712,7 +725,10 @@ static void kswapd_fn(struct actor *self, void *arg)
 	for (;;) {
 		/* prepare_kswapd_sleep(): balanced or hopeless */
 		if (pgdat_balanced(pgdat) || pgdat->kswapd_failures >= MAX_RECLAIM_RETRIES) {
-			pgdat->flags &= ~((1UL << PGDAT_DIRTY) | (1UL << PGDAT_WRITEBACK));
+			/* clear_pgdat_congested() */
+			pgdat->flags &= ~(1UL << PGDAT_WRITEBACK);
+			mm.root_mem_cgroup->lruvec[pgdat->node_id]->flags &=
+				~(1UL << LRUVEC_NODE_CONGESTED);
 			pgdat->kswapd_sleeping = true;
 			waitq_wait(self, pgdat->kswapd_wait, 0);
 			pgdat->kswapd_sleeping = false;

@@ -29,15 +29,16 @@ struct scan_control {
 	uint64_t nr_reclaimed;		/* pages freed */
 	struct {			/* shrink_folio_list() findings this shrink_node */
 		unsigned int dirty;
-		unsigned int unqueued_dirty;
+		unsigned int unqueued_dirty;	/* mglru-old only (gone with the series' 14) */
 		unsigned int congested;
 		unsigned int writeback;
 		unsigned int immediate;
-		unsigned int file_taken;
+		unsigned int file_taken;	/* mglru-old only (gone with the series' 13) */
 		unsigned int taken;
 	} nr;
 	struct actor *actor;		/* the reclaiming actor (CPU is charged to it) */
 	bool kswapd;			/* current_is_kswapd() */
+	bool mm_walk;			/* MGLRU: current->reclaim_state->mm_walk is set */
 };
 
 #define DEACTIVATE_ANON 1
@@ -46,7 +47,6 @@ struct scan_control {
 /* folio_check_references() verdicts */
 enum folio_references {
 	FOLIOREF_RECLAIM,
-	FOLIOREF_RECLAIM_CLEAN,
 	FOLIOREF_KEEP,
 	FOLIOREF_ACTIVATE,
 };
@@ -101,6 +101,9 @@ void writeback_complete(struct pglist_data *pgdat, uint64_t nr_pages);
 
 /* wakeup_flusher_threads(WB_REASON_VMSCAN): every flusher writes everything (writeback.c). */
 void wakeup_flusher_threads(void);
+/* After shrink_folio_list(): flusher wakeup and sc->nr writeback statistics. */
+void handle_reclaim_writeback(uint64_t nr_taken, struct pglist_data *pgdat,
+			      struct scan_control *sc, const struct reclaim_stat *stat);
 
 /* lru_note_cost(): charge reclaim cost to the lruvec and its ancestors. */
 void lru_note_cost(struct lruvec *lruvec, bool file, uint64_t nr_io, uint64_t nr_rotated);

@@ -402,35 +402,6 @@ static uint64_t writeback_file(struct bdi_writeback *wb, struct address_space *a
 	return written;
 }
 
-int pageout_file_folio(struct folio *folio, struct actor *a)
-{
-	struct address_space *as = folio_mapping(folio);
-	struct bdi_writeback *wb = NULL;
-	struct wb_bio *bio;
-
-	for (int i = 0; i < nr_wbs; i++)
-		if (wbs[i].bdev == as->bdev)
-			wb = &wbs[i];
-	if (!wb || !folio_test_dirty(folio) || folio_test_writeback(folio))
-		return 0;
-	bio = calloc(1, sizeof(*bio));
-	if (!bio)
-		return 0;
-	bio->wb = wb;
-	folio_clear_dirty(folio);
-	mod_lruvec_state(folio_lruvec(folio), NR_FILE_DIRTY, -1);
-	if (as->nr_dirty)
-		as->nr_dirty--;
-	as->ptes[folio->index] &= (uint8_t)~PTE_DIRTY;
-	as->disk_version[folio->index] = folio->version;
-	folio_set_writeback(folio);
-	mod_lruvec_state(folio_lruvec(folio), NR_WRITEBACK, 1);
-	bio->idx[bio->nr++] = folio_idx(folio);
-	actor_charge_sys(a, COST_BIO_SUBMIT_NS);
-	wb_bio_submit(wb, bio, as->bdev, as->bdev_start + folio->index, actor_now_ns(a));
-	return 1;
-}
-
 static void flusher_fn(struct actor *self, void *arg)
 {
 	struct bdi_writeback *wb = arg;

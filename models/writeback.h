@@ -43,7 +43,5 @@ uint64_t balance_dirty_pages_ratelimited(struct actor *a, struct task *t);
 /* Written-back version of a file page, as the device holds it. */
 uint32_t file_disk_version(const struct address_space *as, uint64_t index);
 void wb_exit(void);
-/* pageout() of one dirty page cache folio by kswapd: 1 if under writeback, 0 if not written */
-int pageout_file_folio(struct folio *folio, struct actor *a);
 
 #endif

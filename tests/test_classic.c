@@ -716,8 +716,7 @@ END_TEST
 /*
  * A dirty file folio met by direct reclaim is left to the flusher: marked
  * PG_reclaim and activated, whatever its references said, as long as it is
- * not referenced by a PTE (mm/vmscan.c checks "file && !kswapd" before
- * FOLIOREF_RECLAIM_CLEAN).
+ * not referenced by a PTE.
  */
 static void dirty_referenced_fn(struct actor *a, void *arg)
 {
@@ -750,6 +749,131 @@ START_TEST(test_shrink_folio_list_dirty_referenced_file)
 {
 	fixture_boot();
 	harness_run_actor(dirty_referenced_fn, NULL);
+}
+END_TEST
+
+/*
+ * Reclaim never writes a file folio (2025-26 kernels: aops->writepage and
+ * PGDAT_DIRTY are gone). A dirty file folio met by kswapd with PG_reclaim
+ * already set, whatever the node's flags say, is counted
+ * nr_vmscan_immediate_reclaim, keeps PG_reclaim and is activated; no IO
+ * starts. The old rule (kswapd writes it on a PGDAT_DIRTY node) fails here.
+ */
+static void kswapd_dirty_fn(struct actor *a, void *arg)
+{
+	struct scan_control sc = reclaim_sc(a);
+	struct reclaim_stat stat;
+	struct flist list;
+	struct folio *W;
+	uint64_t immediate = mm.vm_events[NR_VMSCAN_IMMEDIATE];
+	uint64_t written = mm.vm_events[NR_VMSCAN_WRITE];
+
+	(void)arg;
+	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 0, true), ACCESS_MAJOR);
+	W = page_of(fx.file, 0);
+	fx.file->ptes[0] &= (uint8_t)~PTE_YOUNG;
+	folio_set_reclaim(W);
+	sc.kswapd = true;
+	sc.target_mem_cgroup = NULL;
+	NODE_DATA(0)->flags = ~0UL;	/* every node flag, PGDAT_DIRTY's old bit included */
+	flist_init(&list);
+	isolate(&list, W);
+	ck_assert_uint_eq(shrink_folio_list(&list, NODE_DATA(0), &sc, &stat, false), 0);
+	NODE_DATA(0)->flags = 0;
+	unisolate(NR_ISOLATED_FILE, 1);
+	ck_assert_uint_eq(list.nr, 1);
+	ck_assert(folio_test_dirty(W));
+	ck_assert_msg(!folio_test_writeback(W), "reclaim started writeback of a file folio");
+	ck_assert_uint_eq(stat.nr_pageout, 0);
+	ck_assert_uint_eq(mm.vm_events[NR_VMSCAN_WRITE], written);
+	ck_assert_uint_eq(mm.vm_events[NR_VMSCAN_IMMEDIATE], immediate + 1);
+	ck_assert(folio_test_reclaim(W));
+	ck_assert(folio_test_active(W));
+	ck_assert_uint_eq(stat.nr_unqueued_dirty, 1);
+	putback(&list);
+	assert_invariants();
+}
+
+START_TEST(test_kswapd_never_writes_file_folios)
+{
+	fixture_boot();
+	harness_run_actor(kswapd_dirty_fn, NULL);
+}
+END_TEST
+
+/*
+ * shrink_node()'s tail: every dirty page seen already under writeback for
+ * reclaim (nr.dirty == nr.congested) tags the target lruvec: memcg reclaim
+ * LRUVEC_CGROUP_CONGESTED, kswapd LRUVEC_NODE_CONGESTED (cleared when the
+ * node is balanced again), and direct reclaimers then throttle.
+ */
+static void congested_fn(struct actor *a, void *arg)
+{
+	struct scan_control sc = reclaim_sc(a);
+	struct lruvec *root = mm.root_mem_cgroup->lruvec[0];
+	struct lruvec *target = fx.memcg->lruvec[0];
+	struct pglist_data *pgdat = NODE_DATA(0);
+	uint64_t throttled;
+
+	(void)arg;
+	/* nothing on the LRUs: shrink_node() only acts on sc->nr */
+	sc.nr_to_reclaim = 0;
+	shrink_node(pgdat, &sc);
+	ck_assert(!(target->flags & (1UL << LRUVEC_CGROUP_CONGESTED)));
+
+	/* what a pass full of written-back-for-reclaim pages would have summed:
+	 * shrink_node() zeroes sc->nr, so tag the flags the way its tail does */
+	struct reclaim_stat stat = { .nr_dirty = 4, .nr_congested = 4 };
+
+	memset(&sc.nr, 0, sizeof(sc.nr));
+	handle_reclaim_writeback(4, pgdat, &sc, &stat);
+	ck_assert_uint_eq(sc.nr.dirty, 4);
+	ck_assert_uint_eq(sc.nr.congested, 4);
+	ck_assert_uint_eq(sc.nr.taken, 4);
+	/* a cgroup-reclaim lruvec tagged congested makes direct reclaim wait */
+	target->flags |= 1UL << LRUVEC_CGROUP_CONGESTED;
+	throttled = pgdat->throttle_ns[VMSCAN_THROTTLE_CONGESTED];
+	shrink_node(pgdat, &sc);
+	ck_assert_uint_gt(pgdat->throttle_ns[VMSCAN_THROTTLE_CONGESTED], throttled);
+	target->flags = 0;
+	/* the node flag (kswapd's) throttles global direct reclaim too */
+	root->flags |= 1UL << LRUVEC_NODE_CONGESTED;
+	sc.target_mem_cgroup = NULL;
+	throttled = pgdat->throttle_ns[VMSCAN_THROTTLE_CONGESTED];
+	shrink_node(pgdat, &sc);
+	ck_assert_uint_gt(pgdat->throttle_ns[VMSCAN_THROTTLE_CONGESTED], throttled);
+	root->flags = 0;
+}
+
+START_TEST(test_congested_throttle)
+{
+	fixture_boot();
+	harness_run_actor(congested_fn, NULL);
+}
+END_TEST
+
+/*
+ * handle_reclaim_writeback(): the flusher is woken when every folio taken
+ * was dirty and unqueued, not otherwise.
+ */
+START_TEST(test_handle_reclaim_writeback_wakeup)
+{
+	struct scan_control sc = { 0 };
+	struct reclaim_stat all = { .nr_dirty = 8, .nr_unqueued_dirty = 8 };
+	struct reclaim_stat some = { .nr_dirty = 8, .nr_unqueued_dirty = 7 };
+	uint64_t wakeups;
+
+	fixture_boot();
+	wakeups = mm.nr_flusher_wakeups;
+	handle_reclaim_writeback(8, NODE_DATA(0), &sc, &some);
+	ck_assert_uint_eq(mm.nr_flusher_wakeups, wakeups);
+	handle_reclaim_writeback(8, NODE_DATA(0), &sc, &all);
+	ck_assert_uint_eq(mm.nr_flusher_wakeups, wakeups + 1);
+	ck_assert_uint_eq(sc.nr.dirty, 16);
+	ck_assert_uint_eq(sc.nr.taken, 16);
+	/* the counters mglru-old needs are not this helper's */
+	ck_assert_uint_eq(sc.nr.unqueued_dirty, 0);
+	ck_assert_uint_eq(sc.nr.file_taken, 0);
 }
 END_TEST
 
@@ -953,6 +1077,9 @@ static Suite *classic_suite(void)
 	tcase_add_test(tc, test_fault_around_maps_cached_window);
 	tcase_add_test(tc, test_shrink_folio_list_ignore_references);
 	tcase_add_test(tc, test_shrink_folio_list_dirty_referenced_file);
+	tcase_add_test(tc, test_kswapd_never_writes_file_folios);
+	tcase_add_test(tc, test_congested_throttle);
+	tcase_add_test(tc, test_handle_reclaim_writeback_wakeup);
 	tcase_add_test(tc, test_shadow_names_reclaim_root);
 	tcase_add_test(tc, test_shrink_folio_list_anon_without_swap);
 	tcase_add_test(tc, test_shrink_folio_list_no_unmap_and_locked);

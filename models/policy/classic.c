@@ -228,17 +228,8 @@ static uint64_t shrink_inactive_list(uint64_t nr_to_scan, struct lruvec *lruvec,
 
 	lru_note_cost(lruvec, file, stat.nr_pageout, nr_scanned - nr_reclaimed);
 
-	sc->nr.dirty += stat.nr_dirty;
-	sc->nr.congested += stat.nr_congested;
-	sc->nr.unqueued_dirty += stat.nr_unqueued_dirty;
-	sc->nr.writeback += stat.nr_writeback;
-	sc->nr.immediate += stat.nr_immediate;
-	sc->nr.taken += (unsigned int)nr_taken;
-	if (file)
-		sc->nr.file_taken += (unsigned int)nr_taken;
 	/* every isolated page was dirty and not queued: kick the flushers */
-	if (stat.nr_unqueued_dirty && stat.nr_unqueued_dirty == nr_taken)
-		wakeup_flusher_threads();
+	handle_reclaim_writeback(nr_taken, pgdat, sc, &stat);
 	return nr_reclaimed;
 }
 

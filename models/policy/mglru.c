@@ -122,10 +122,11 @@ static void lru_gen_update_size(struct lruvec *lruvec, const struct folio *folio
 
 /*
  * lru_gen_folio_seq(): where a folio goes when it joins the lists.
- * Active (set while isolated, or by a fault): the two youngest gens, the
- * workingset youngest. Rotated to the tail: the oldest. New anon and dirty
- * folios waiting for writeback: second youngest. Everything else: the
- * oldest, or second oldest for the workingset.
+ * Active (set while isolated, or by a fault): the second youngest gen, the
+ * workingset the youngest. Rotated to the tail: the oldest. New anon and
+ * dirty folios waiting for writeback: second youngest. Everything else: the
+ * oldest, or second oldest for the workingset, and with 6cbdd9726fb5 also
+ * for a referenced folio (a fault marks it accessed instead of active).
  */
 uint64_t lru_gen_folio_seq(const struct lruvec *lruvec, const struct folio *folio,
 			   bool reclaiming)
@@ -142,6 +143,8 @@ uint64_t lru_gen_folio_seq(const struct lruvec *lruvec, const struct folio *foli
 		 (folio_test_reclaim(folio) &&
 		  (folio_test_dirty(folio) || folio_test_writeback(folio))))
 		gen = MIN_NR_GENS;
+	else if (variant()->fault_mark_accessed)
+		gen = MAX_NR_GENS - (folio_test_workingset(folio) || folio_test_referenced(folio));
 	else
 		gen = MAX_NR_GENS - folio_test_workingset(folio);
 
@@ -201,11 +204,22 @@ static void lru_gen_move(struct lruvec *lruvec, struct folio *folio, int gen, bo
 	folio->lru = (uint8_t)gen;
 }
 
+static void lru_gen_inc_refs(struct folio *folio);
+
+/*
+ * folio_add_lru() in a fault: before 6cbdd9726fb5 every folio a fault adds
+ * is set active (the second youngest gen); after it only a refaulted
+ * workingset folio is, and the others are marked accessed (PG_referenced),
+ * which lru_gen_folio_seq() places in the second oldest gen.
+ */
 static void mglru_folio_add(struct lruvec *lruvec, struct folio *folio)
 {
-	/* folio_add_lru(): folios faulted in start active (youngest gens) */
-	if (mm.in_lru_fault && !folio_test_unevictable(folio))
-		folio_set_active(folio);
+	if (mm.in_lru_fault && !folio_test_unevictable(folio)) {
+		if (!variant()->fault_mark_accessed || folio_test_workingset(folio))
+			folio_set_active(folio);
+		else if (!folio_test_referenced(folio))
+			lru_gen_inc_refs(folio);
+	}
 	lru_gen_add_folio(lruvec, folio, false);
 }
 
@@ -324,14 +338,23 @@ static bool suitable_to_scan(int total, int young)
  * the aging: promotion by page tables
  * ================================================================ */
 
-/* lru_gen_set_refs(): first young sighting sets PG_referenced, the second promotes */
+/*
+ * lru_gen_set_refs(): the first young sighting sets PG_referenced, the
+ * second promotes into the workingset. With 6cbdd9726fb5 PG_referenced is
+ * often set by the fault already, so a folio joins the workingset only
+ * with refs > 1; otherwise it is marked accessed again (and still
+ * activated).
+ */
 static bool lru_gen_set_refs(struct folio *folio)
 {
 	if (!folio_test_referenced(folio) && !folio_test_workingset(folio)) {
 		folio->flags = (folio->flags & ~LRU_REFS_MASK) | (1U << PG_referenced);
 		return false;
 	}
-	folio->flags = (folio->flags & ~LRU_REFS_FLAGS) | (1U << PG_workingset);
+	if (variant()->fault_mark_accessed && folio_lru_refs(folio) <= 1)
+		lru_gen_inc_refs(folio);
+	else
+		folio->flags = (folio->flags & ~LRU_REFS_FLAGS) | (1U << PG_workingset);
 	return true;
 }
 
@@ -676,6 +699,9 @@ bool try_to_inc_max_seq(struct lruvec *lruvec, uint64_t seq, int swappiness,
 	/* see iterate_mm_list(): another reclaimer walked for this seq already */
 	if (seq <= lrugen->mm_seq)
 		return false;
+	/* set_mm_walk(NULL, true): the walk stays until clear_mm_walk() */
+	if (sc)
+		sc->mm_walk = true;
 	/* x86 sets the accessed bit in hardware: walk the page tables, one
 	 * task at a time, sharing the iteration with concurrent agers */
 	do {
@@ -706,7 +732,9 @@ static bool lru_gen_look_around(struct folio *folio, struct scan_control *sc)
 	struct lru_gen_folio *lrugen = lrugen_of(lruvec);
 	uint64_t i = folio->index, start, end;
 	int gen = lru_gen_from_seq(lrugen->max_seq);
-	bool walk = sc->kswapd || sc->proactive;
+	/* with a walk (current->reclaim_state->mm_walk) promote in place,
+	 * without one activate */
+	bool walk = sc->mm_walk;
 	int young = 1, total = 0;
 
 	if (!(as->ptes[i] & PTE_YOUNG))
@@ -926,7 +954,9 @@ struct scan_result scan_folios(uint64_t nr_to_scan, struct lruvec *lruvec,
 	struct mem_cgroup *memcg = lruvec->memcg;
 	struct scan_result r = { 0, 0, false };
 	int sorted = 0;
+	/* mglru-old clamps here; after patch 03 the callers do (<= MIN_LRU_BATCH) */
 	int remaining = (int)(nr_to_scan < MAX_LRU_BATCH ? nr_to_scan : MAX_LRU_BATCH);
+	bool early_stop = false;
 	int gen;
 	struct flist *head;
 	enum vm_event_item item;
@@ -946,11 +976,13 @@ struct scan_result scan_folios(uint64_t nr_to_scan, struct lruvec *lruvec,
 			flist_add(list, folio_idx(folio));
 			r.isolated++;
 		}
-		if (!--remaining || r.isolated >= MIN_LRU_BATCH)
+		if (!--remaining || r.isolated >= MIN_LRU_BATCH) {
+			early_stop = true;
 			break;
+		}
 	}
-	/* exhausted: ran the last reclaimable gen of this type dry */
-	r.exhausted = flist_empty(head) && lrugen->min_seq[type] + MIN_NR_GENS == lrugen->max_seq;
+	/* mglru.exhaust_detect: the type's last evictable gen was scanned through */
+	r.exhausted = !early_stop && lrugen->min_seq[type] + MIN_NR_GENS == lrugen->max_seq;
 	charge((uint64_t)r.scanned * COST_ISOLATE_NS);
 
 	item = sc->kswapd ? PGSCAN_KSWAPD : PGSCAN_DIRECT;
@@ -961,10 +993,18 @@ struct scan_result scan_folios(uint64_t nr_to_scan, struct lruvec *lruvec,
 	count_memcg_events(memcg, item, (uint64_t)r.isolated);
 	count_memcg_events(memcg, PGREFILL, (uint64_t)sorted);
 	count_vm_events(PGSCAN_ANON + type, (uint64_t)r.isolated);
+	if (variant()->budget_loop)
+		return r;	/* patch 05: the exact count */
+	/* sc->nr.file_taken (gone with patch 13) */
 	if (type == LRU_GEN_FILE)
 		sc->nr.file_taken += (unsigned int)r.isolated;
-	/* mglru-old reports 0 when the gen ran dry without isolating */
-	if (!variant()->budget_loop && !r.isolated && remaining)
+	/*
+	 * There might not be eligible folios due to reclaim_idx: check the
+	 * remaining to prevent livelock if it's not making progress. So
+	 * mglru-old reports 0 whenever nothing was isolated, unless the whole
+	 * batch was visited.
+	 */
+	if (!r.isolated && remaining)
 		r.scanned = 0;
 	return r;
 }
@@ -999,45 +1039,84 @@ int get_type_to_scan(const struct lruvec *lruvec, int swappiness)
 }
 
 /*
- * isolate_folios(): the type the controller picks, falling back to the
- * other type. The kernel falls back when the first type scanned 0; the
- * mglru.* options select the variants from the isolate_folios discussion.
+ * What isolate_folios() does after a scan of `type` that isolated nothing:
+ * try the other type, the same type again, or stop. The kernel's rules
+ * first, then the variants of Barry Song's unmerged isolate_folios cleanup
+ * (Aug 2026): an explicit retry with at most one fallback and none for
+ * single-type reclaim (1/3), fallback on the last gen scanned through
+ * instead of on nothing scanned (2/3), one retry of the same type when
+ * isolation failed but the type is not exhausted (3/3), and the gate
+ * discussed with it (fall back only if the other type has gens to spare).
+ */
+enum isolate_next { ISOLATE_STOP, ISOLATE_SAME, ISOLATE_OTHER };
+
+static enum isolate_next isolate_folios_next(const struct lruvec *lruvec, int type, bool both,
+					     const struct scan_result *r, bool *fell_back,
+					     bool *retried)
+{
+	bool explicit = opt(mm.mglru.fallback) || opt(mm.mglru.exhaust_detect) ||
+			opt(mm.mglru.retry_once);
+	bool gated = opt(mm.mglru.fallback_gate) &&
+		     get_nr_gens(lruvec, !type) <= MIN_NR_GENS + 1;
+	bool fall_back;
+
+	if (!explicit) {
+		/* for_each_evictable_type(): at most two tries. mglru-old falls
+		 * back when scan_folios() returned 0 (nothing isolated); budget
+		 * (patch 06) only when nothing was scanned, else it tries the
+		 * same type once more */
+		if (!both || *fell_back)
+			return ISOLATE_STOP;
+		*fell_back = true;
+		if (r->scanned && variant()->budget_loop)
+			return ISOLATE_SAME;
+		return gated ? ISOLATE_STOP : ISOLATE_OTHER;
+	}
+	fall_back = opt(mm.mglru.exhaust_detect) ? r->exhausted : !r->scanned;
+	if (fall_back && both && !*fell_back && !gated) {
+		*fell_back = true;
+		return ISOLATE_OTHER;
+	}
+	if (opt(mm.mglru.retry_once) && !fall_back && !r->exhausted && !*retried) {
+		*retried = true;
+		return ISOLATE_SAME;
+	}
+	return ISOLATE_STOP;
+}
+
+/*
+ * isolate_folios(): the type the PID controller picks, then as
+ * isolate_folios_next() says. mglru-old returns the count of the scan that
+ * succeeded (0 if none did); mglru-budget the folios scanned in all tries.
  */
 int isolate_folios(uint64_t nr_to_scan, struct lruvec *lruvec, struct scan_control *sc,
 		   int swappiness, int *type_scanned, struct flist *list, int *isolated)
 {
 	int type = get_type_to_scan(lruvec, swappiness);
 	bool both = min_type(swappiness) != max_type(swappiness);
-	struct scan_result r;
-	bool fall_back;
-	int scanned;
+	bool fell_back = false, retried = false;
+	int total = 0;
 
-	*type_scanned = type;
-	r = scan_folios(nr_to_scan, lruvec, sc, type, get_tier_idx(lruvec, type), list);
-	scanned = r.scanned;
-	*isolated = r.isolated;
-	if (opt(mm.mglru.retry_once) && !r.exhausted && !r.isolated && scanned) {
+	*isolated = 0;
+	for (;;) {
+		struct scan_result r;
+
+		*type_scanned = type;
 		r = scan_folios(nr_to_scan, lruvec, sc, type, get_tier_idx(lruvec, type), list);
-		scanned += r.scanned;
+		total += r.scanned;
 		*isolated += r.isolated;
+		if (r.isolated)
+			return variant()->budget_loop ? total : r.scanned;
+		switch (isolate_folios_next(lruvec, type, both, &r, &fell_back, &retried)) {
+		case ISOLATE_STOP:
+			return variant()->budget_loop ? total : r.scanned;
+		case ISOLATE_SAME:
+			break;
+		case ISOLATE_OTHER:
+			type = !type;
+			break;
+		}
 	}
-	if (opt(mm.mglru.exhaust_detect))
-		fall_back = r.exhausted && !*isolated;
-	else if (opt(mm.mglru.fallback))
-		fall_back = !*isolated;	/* explicit: once, when nothing was isolated */
-	else
-		fall_back = !scanned;	/* the kernel: nothing scanned */
-	if (!fall_back || !both)
-		return scanned;
-	if (opt(mm.mglru.fallback_gate) && get_nr_gens(lruvec, !type) <= MIN_NR_GENS + 1)
-		return scanned;
-	type = !type;
-	*type_scanned = type;
-	r = scan_folios(nr_to_scan, lruvec, sc, type, get_tier_idx(lruvec, type), list);
-	*isolated += r.isolated;
-	/* the kernel returns the scanned count of the type that succeeded */
-	return opt(mm.mglru.fallback) || opt(mm.mglru.exhaust_detect) ? scanned + r.scanned
-									 : r.scanned;
 }
 
 static bool folio_mapped(const struct folio *folio)
@@ -1062,11 +1141,15 @@ int evict_folios(uint64_t nr_to_scan, struct lruvec *lruvec, struct scan_control
 
 	flist_init(&list);
 	flist_init(&clean);
+	/* patch 05: in case folio deletion left empty old gens, flush them */
+	if (variant()->budget_loop)
+		try_to_inc_min_seq(lruvec, swappiness);
 	scanned = isolate_folios(nr_to_scan, lruvec, sc, swappiness, &type, &list, &nr_isolated);
 	*isolated = nr_isolated;
 	if (variant()->budget_loop) {
-		/* exact counts; try_to_inc_min_seq() also ran before isolation */
-		try_to_inc_min_seq(lruvec, swappiness);
+		/* scanning may have emptied the oldest gen, flush it */
+		if (scanned)
+			try_to_inc_min_seq(lruvec, swappiness);
 	} else {
 		scanned += try_to_inc_min_seq(lruvec, swappiness);
 		/* eviction is not possible at MIN_NR_GENS: report nothing scanned */
@@ -1081,24 +1164,16 @@ int evict_folios(uint64_t nr_to_scan, struct lruvec *lruvec, struct scan_control
 	mod_lruvec_state(lruvec, NR_ISOLATED_FILE, nr_iso[1]);
 retry:
 	{
-		uint64_t n = list.nr;
 		uint64_t reclaimed = shrink_folio_list(&list, pgdat, sc, &stat, false);
 		uint32_t idx;
 		struct flist keep;
 
-		sc->nr.unqueued_dirty += stat.nr_unqueued_dirty;
 		sc->nr_reclaimed += reclaimed;
-		if (variant()->reactivate_dirty) {
-			/* the common writeback statistics (patch 14) */
-			sc->nr.dirty += stat.nr_dirty;
-			sc->nr.congested += stat.nr_congested;
-			sc->nr.writeback += stat.nr_writeback;
-			sc->nr.immediate += stat.nr_immediate;
-			sc->nr.taken += (unsigned int)n;
-			/* patch 10: wake the flushers per batch */
-			if (stat.nr_unqueued_dirty && stat.nr_unqueued_dirty == n)
-				wakeup_flusher_threads();
-		}
+		if (!variant()->reactivate_dirty)
+			sc->nr.unqueued_dirty += stat.nr_unqueued_dirty;
+		else if (nr_isolated)
+			/* patches 11, 15: the retry pass is only for clean folios */
+			handle_reclaim_writeback((uint64_t)nr_isolated, pgdat, sc, &stat);
 		flist_init(&keep);
 		while ((idx = flist_pop_tail(&list))) {
 			struct folio *folio = folio_of(idx);
@@ -1126,21 +1201,15 @@ retry:
 	if (!flist_empty(&clean)) {
 		flist_splice(&clean, &list);
 		skip_retry = true;
+		nr_isolated = 0;
 		goto retry;
 	}
 	mod_lruvec_state(lruvec, NR_ISOLATED_ANON, -nr_iso[0]);
 	mod_lruvec_state(lruvec, NR_ISOLATED_FILE, -nr_iso[1]);
-	/* patch 14: reclaim_throttle(WRITEBACK) after shrink_folio_list, for MGLRU too */
-	if (variant()->reactivate_dirty && sc->nr.immediate)
-		reclaim_throttle(pgdat, VMSCAN_THROTTLE_WRITEBACK, sc->actor);
 	return scanned;
 }
 
-/*
- * should_run_aging(): must age when eviction has only MIN_NR_GENS left;
- * better age when exactly MIN_NR_GENS + 1 are left. Also returns the
- * evictable size (lruvec_evictable_size()).
- */
+/* lruvec_evictable_size() (patch 01): every gen of every evictable type */
 static uint64_t lruvec_evictable_size(const struct lruvec *lruvec, int swappiness)
 {
 	const struct lru_gen_folio *lrugen = lrugen_of(lruvec);
@@ -1157,30 +1226,52 @@ static uint64_t lruvec_evictable_size(const struct lruvec *lruvec, int swappines
 	return size;
 }
 
-bool should_run_aging(const struct lruvec *lruvec, int swappiness, uint64_t *nr_to_scan)
+bool should_run_aging(const struct lruvec *lruvec, const struct scan_control *sc,
+		      int swappiness, uint64_t *nr_to_scan)
 {
 	const struct lru_gen_folio *lrugen = lrugen_of(lruvec);
 	uint64_t min = evictable_min_seq(lrugen->min_seq, swappiness);
 
-	*nr_to_scan = 0;
+	if (nr_to_scan)
+		*nr_to_scan = 0;
 	/* have to run aging, since eviction is not possible anymore */
 	if (min + MIN_NR_GENS > lrugen->max_seq)
 		return true;
-	*nr_to_scan = lruvec_evictable_size(lruvec, swappiness);
+	if (variant()->budget_loop) {
+		/* try to avoid aging, do gentle reclaim at the default priority */
+		if (sc->priority == DEF_PRIORITY)
+			return false;
+	} else if (nr_to_scan) {
+		*nr_to_scan = lruvec_evictable_size(lruvec, swappiness);
+	}
 	/* better to run aging even though eviction is still possible */
 	return min + MIN_NR_GENS == lrugen->max_seq;
 }
 
-/* get_nr_to_scan() of mglru-old: -1 rotate, 0 abort (after aging), else a target */
+/*
+ * get_nr_to_scan(). mglru-old, recomputed on every pass: -1 rotate, 0 stop
+ * (after aging, or nothing to do at the default priority with 2 gens),
+ * else a target. mglru-budget (patch 04), once at loop entry: the
+ * evictable size scaled by protection, >> priority (all of it for an
+ * offline memcg).
+ */
 static long get_nr_to_scan(struct lruvec *lruvec, struct scan_control *sc, int swappiness)
 {
 	struct mem_cgroup *memcg = lruvec->memcg;
 	uint64_t max_seq = lrugen_of(lruvec)->max_seq, nr_to_scan;
 	bool success;
 
+	if (variant()->budget_loop) {
+		uint64_t evictable = lruvec_evictable_size(lruvec, swappiness);
+
+		/* try to scrape all its memory if this memcg was deleted */
+		if (!memcg->online)
+			return (long)evictable;
+		return (long)(apply_proportional_protection(memcg, sc, evictable) >> sc->priority);
+	}
 	if (mem_cgroup_below_min(sc->target_mem_cgroup, memcg))
 		return -1;
-	success = should_run_aging(lruvec, swappiness, &nr_to_scan);
+	success = should_run_aging(lruvec, sc, swappiness, &nr_to_scan);
 	/* try to scrape all its memory if this memcg was deleted */
 	if (nr_to_scan && !memcg->online)
 		return (long)nr_to_scan;
@@ -1196,10 +1287,14 @@ static bool should_abort_scan(struct lruvec *lruvec, struct scan_control *sc)
 {
 	struct numa_node *n;
 
-	/* don't abort memcg reclaim to ensure fairness */
+	/*
+	 * Don't abort memcg reclaim to ensure fairness. (Late-2026 trees lost
+	 * this gate; the change is not from the series and is not modelled.)
+	 */
 	if (!root_reclaim(sc))
 		return false;
-	if (sc->nr_reclaimed >= sc->nr_to_reclaim)
+	/* compact_gap(order) is 2 pages at order 0 */
+	if (sc->nr_reclaimed >= (sc->nr_to_reclaim > 2 ? sc->nr_to_reclaim : 2))
 		return true;
 	if (!sc->kswapd)
 		return false;
@@ -1208,7 +1303,7 @@ static bool should_abort_scan(struct lruvec *lruvec, struct scan_control *sc)
 	return n->nr_free > n->wmark[WMARK_HIGH] + MIN_LRU_BATCH;
 }
 
-/* try_to_shrink_lruvec() of mglru-old */
+/* try_to_shrink_lruvec() of mglru-old: returns whether to rotate the lruvec */
 static bool try_to_shrink_lruvec_old(struct lruvec *lruvec, struct scan_control *sc)
 {
 	int swappiness = get_swappiness(lruvec, sc);
@@ -1231,56 +1326,55 @@ static bool try_to_shrink_lruvec_old(struct lruvec *lruvec, struct scan_control 
 			break;
 		actor_cond_resched(sc->actor);
 	}
-	/* too many dirty file folios in the oldest gen: wake the flushers, once */
+	/*
+	 * If too many file cache in the coldest generation can't be evicted
+	 * due to being dirty, wake up the flusher: once, on counters summed
+	 * over the whole shrink_node() pass (every lruvec visited so far).
+	 */
 	if (sc->nr.unqueued_dirty && sc->nr.unqueued_dirty == sc->nr.file_taken)
 		wakeup_flusher_threads();
-	/* whether this lruvec should be rotated */
 	return nr_to_scan < 0;
 }
 
 /*
- * try_to_shrink_lruvec() of mglru-budget: the budget is set once at entry
- * (evictable >> priority, scaled by protection), aging happens inside the
- * loop when should_run_aging() says so, batches are min(budget,
- * MIN_LRU_BATCH) and the budget shrinks by what was scanned. Only root
- * reclaim stops right after aging, to rotate the memcg LRU.
+ * try_to_shrink_lruvec() of mglru-budget (patches 04, 07, 08): the budget
+ * is set once; each pass ages first if should_run_aging() says so, then
+ * evicts one batch of min(budget, MIN_LRU_BATCH) and takes off what it
+ * scanned. It ends when a batch scanned nothing, on should_abort_scan(),
+ * or, in root reclaim only, once it has aged (to rotate the memcg LRU).
  */
 static bool try_to_shrink_lruvec_budget(struct lruvec *lruvec, struct scan_control *sc)
 {
 	struct mem_cgroup *memcg = lruvec->memcg;
+	struct lru_gen_folio *lrugen = lrugen_of(lruvec);
 	int swappiness = get_swappiness(lruvec, sc);
-	uint64_t evictable, budget, dummy;
-	bool need_rotate = false;
+	bool need_rotate = false, should_age = false;
+	long nr_to_scan = get_nr_to_scan(lruvec, sc, swappiness);
 
-	if (mem_cgroup_below_min(sc->target_mem_cgroup, memcg))
-		return true;
-	evictable = lruvec_evictable_size(lruvec, swappiness);
-	if (!memcg->online)
-		budget = evictable;
-	else
-		budget = apply_proportional_protection(memcg, sc, evictable) >> sc->priority;
+	while (nr_to_scan > 0) {
+		uint64_t max_seq = lrugen->max_seq;
+		long nr_batch = nr_to_scan < MIN_LRU_BATCH ? nr_to_scan : MIN_LRU_BATCH;
+		int delta, isolated;
 
-	while (budget) {
-		struct lru_gen_folio *lrugen = lrugen_of(lruvec);
-		uint64_t batch = budget < MIN_LRU_BATCH ? budget : MIN_LRU_BATCH;
-		bool must_age = should_run_aging(lruvec, swappiness, &dummy);
-		int scanned, isolated;
-
-		/* a pure predicate: 3 gens left only ages below DEF_PRIORITY */
-		if (must_age && (evictable_min_seq(lrugen->min_seq, swappiness) + MIN_NR_GENS >
-				 lrugen->max_seq || sc->priority != DEF_PRIORITY)) {
-			if (try_to_inc_max_seq(lruvec, lrugen->max_seq, swappiness, sc))
-				need_rotate = true;
-			if (root_reclaim(sc) && need_rotate)
-				break;
+		if (mem_cgroup_below_min(sc->target_mem_cgroup, memcg)) {
+			need_rotate = true;
+			break;
 		}
-		scanned = evict_folios(batch, lruvec, sc, swappiness, &isolated);
-		budget -= (uint64_t)scanned < budget ? (uint64_t)scanned : budget;
-		/* a batch that ran dry without isolating anything ends the loop */
-		if (!scanned || (!isolated && (uint64_t)scanned < batch))
+		if (should_run_aging(lruvec, sc, swappiness, NULL)) {
+			if (try_to_inc_max_seq(lruvec, max_seq, swappiness, sc))
+				need_rotate = true;
+			should_age = true;
+		}
+		delta = evict_folios((uint64_t)nr_batch, lruvec, sc, swappiness, &isolated);
+		if (!delta)
 			break;
 		if (should_abort_scan(lruvec, sc))
 			break;
+		/* root reclaim needs rotation when low on cold folios, for fairness;
+		 * cgroup reclaim gets fairness from the iterator */
+		if (root_reclaim(sc) && should_age)
+			break;
+		nr_to_scan -= delta;
 		actor_cond_resched(sc->actor);
 	}
 	return need_rotate;
@@ -1379,18 +1473,30 @@ static void set_initial_priority(struct pglist_data *pgdat, struct scan_control 
 	sc->priority = priority;
 }
 
-/* lru_gen_shrink_node(): root reclaim through the memcg LRU */
+/*
+ * lru_gen_shrink_node(): root reclaim through the memcg LRU. shrink_node()
+ * returns right after it: root MGLRU reclaim has no dirty, writeback or
+ * congestion throttling, before the series and after it.
+ */
 static void lru_gen_shrink_node(struct pglist_data *pgdat, struct scan_control *sc)
 {
 	uint64_t reclaimed = sc->nr_reclaimed;
 
 	memset(&sc->nr, 0, sizeof(sc->nr));
+	/* unmapped clean folios are already prioritized: scanning for more of
+	 * them is likely futile */
+	if (!sc->may_writepage || !sc->may_unmap)
+		goto done;
+	/* set_mm_walk(pgdat, sc->proactive): kswapd's own, or allocated */
+	sc->mm_walk = sc->kswapd || sc->proactive;
 	set_initial_priority(pgdat, sc);
 	if (sc->kswapd)
 		sc->nr_reclaimed = 0;
 	shrink_many(pgdat, sc);
 	if (sc->kswapd)
 		sc->nr_reclaimed += reclaimed;
+	sc->mm_walk = false;	/* clear_mm_walk() */
+done:
 	if (sc->nr_reclaimed > reclaimed)
 		pgdat->kswapd_failures = 0;
 }
@@ -1398,8 +1504,11 @@ static void lru_gen_shrink_node(struct pglist_data *pgdat, struct scan_control *
 /* lru_gen_shrink_lruvec(): memcg-limit reclaim of one lruvec */
 static void lru_gen_shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc)
 {
+	/* set_mm_walk(NULL, sc->proactive) */
+	sc->mm_walk = sc->proactive;
 	if (try_to_shrink_lruvec(lruvec, sc))
 		lru_gen_rotate_memcg(lruvec, MEMCG_LRU_YOUNG);
+	sc->mm_walk = false;	/* clear_mm_walk() */
 }
 
 static bool lruvec_is_reclaimable(struct lruvec *lruvec, struct scan_control *sc,
@@ -1492,8 +1601,9 @@ static void lru_gen_refault(struct folio *folio, uint64_t shadow)
 	refs = (int)(token & ((1U << LRU_REFS_WIDTH) - 1)) + 1;
 	tier = lru_tier_from_refs(refs, workingset);
 	lrugen_of(lruvec)->refaulted[type][tier]++;
-	/* folio_add_lru() sets it active in a fault */
-	if (mm.in_lru_fault)
+	/* folio_add_lru() sets it active in a fault (6cbdd9726fb5: only the
+	 * workingset) */
+	if (mm.in_lru_fault && (!variant()->fault_mark_accessed || workingset))
 		mod_lruvec_state(lruvec, WORKINGSET_ACTIVATE_BASE + type, 1);
 	if (workingset) {
 		folio_set_workingset(folio);
@@ -1663,6 +1773,12 @@ static const struct lru_gen_variant mglru_budget_variant = {
 	.reactivate_dirty = true,
 };
 
+static const struct lru_gen_variant mglru_72_variant = {
+	.budget_loop = true,
+	.reactivate_dirty = true,
+	.fault_mark_accessed = true,
+};
+
 #define MGLRU_POLICY_OPS                                        \
 	.lruvec_init = mglru_lruvec_init,                       \
 	.lruvec_exit = mglru_lruvec_exit,                       \
@@ -1692,4 +1808,11 @@ const struct reclaim_policy mglru_budget_policy = {
 	.desc = "multi-gen LRU after the 2026 reclaim-loop series",
 	MGLRU_POLICY_OPS,
 	.variant = &mglru_budget_variant,
+};
+
+const struct reclaim_policy mglru_72_policy = {
+	.name = "mglru-7.2",
+	.desc = "multi-gen LRU of Linux 7.2: the series plus 6cbdd9726fb5 (fault-time placement)",
+	MGLRU_POLICY_OPS,
+	.variant = &mglru_72_variant,
 };

@@ -34,14 +34,24 @@
 #define BLOOM_FILTER_SHIFT 15
 #define NR_BLOOM_FILTERS 2
 
-/* What changed with the 2026 reclaim-loop series, side by side. */
+/*
+ * What changed with the 2026 reclaim-loop series (v7, 15 patches, Linux 7.2)
+ * and with Barry Song's separate 6cbdd9726fb5 of the same merge window.
+ */
 struct lru_gen_variant {
-	/* patches 3-7: budget computed once, aging inside the loop, batches of
-	 * min(budget, MIN_LRU_BATCH), no abort after aging (but root) */
+	/* patches 02-08: the budget computed once, aging inside the loop,
+	 * batches of min(budget, MIN_LRU_BATCH) counted exactly (05), type
+	 * fallback only when a type scanned nothing (06), no stop after aging
+	 * but in root reclaim (08) */
 	bool budget_loop;
-	/* patches 9-10, 14: dirty/writeback folios isolated and reactivated by
-	 * shrink_folio_list; flusher woken per batch */
+	/* patches 09-15: no swap check at isolation, dirty/writeback folios
+	 * isolated and reactivated by shrink_folio_list() with their tier bits,
+	 * the flusher woken per batch through handle_reclaim_writeback() */
 	bool reactivate_dirty;
+	/* 6cbdd9726fb5: a fault marks a new folio accessed (PG_active only for
+	 * refaulted workingset), so faulted file folios start in the second
+	 * oldest gen; promotion on the second scan only with refs > 1 */
+	bool fault_mark_accessed;
 };
 
 struct lruvec_vec {
@@ -136,7 +146,13 @@ void read_ctrl_pos(const struct lruvec *lruvec, int type, int tier, int gain,
 		   struct ctrl_pos *pos);
 int get_type_to_scan(const struct lruvec *lruvec, int swappiness);
 int get_tier_idx(const struct lruvec *lruvec, int type);
-bool should_run_aging(const struct lruvec *lruvec, int swappiness, uint64_t *nr_to_scan);
+/*
+ * should_run_aging(): mglru-old also returns the evictable size (nr_to_scan,
+ * may be NULL); mglru-budget's is a pure predicate that spares the default
+ * priority unless eviction is impossible.
+ */
+bool should_run_aging(const struct lruvec *lruvec, const struct scan_control *sc,
+		      int swappiness, uint64_t *nr_to_scan);
 bool try_to_inc_min_seq(struct lruvec *lruvec, int swappiness);
 bool inc_max_seq(struct lruvec *lruvec, uint64_t seq, int swappiness, struct actor *a);
 bool try_to_inc_max_seq(struct lruvec *lruvec, uint64_t seq, int swappiness,

@@ -8,6 +8,7 @@ const struct reclaim_policy *const reclaim_policies[] = {
 	&classic_policy,
 	&mglru_old_policy,
 	&mglru_budget_policy,
+	&mglru_72_policy,
 	NULL,
 };
 

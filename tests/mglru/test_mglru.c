@@ -506,37 +506,49 @@ END_TEST
  * 4. should_run_aging and try_to_inc_min_seq
  * ================================================================== */
 
+/*
+ * mglru-old: must age at 2 gens, better at 3, at every priority, and also
+ * returns the evictable size. mglru-budget (patch 04): a pure predicate
+ * that still must age at 2 gens at DEF_PRIORITY but spares 3 gens there.
+ * Fails on the old rules applied to budget and vice versa.
+ */
 START_TEST(test_should_run_aging)
 {
 	struct mem_cgroup *memcg;
 	struct lru_gen_folio *lrugen;
 	struct lruvec *lruvec;
+	struct scan_control sc = { .priority = DEF_PRIORITY };
+	struct scan_control sc_low = { .priority = DEF_PRIORITY - 1 };
+	bool budget = _i;
 	uint64_t nr = 12345;
 
-	boot(&mglru_old_policy);
+	boot(budget ? &mglru_budget_policy : &mglru_old_policy);
 	memcg = mem_cgroup_create(mm.root_mem_cgroup, "empty");
 	lruvec = memcg->lruvec[0];
 	lrugen = lrugen_of(lruvec);
 	ck_assert_uint_eq(lrugen->max_seq, 3);
 
-	/* 4 gens: no aging needed */
-	ck_assert(!should_run_aging(lruvec, 60, &nr));
+	/* 4 gens: no aging needed, at any priority */
+	ck_assert(!should_run_aging(lruvec, &sc, 60, &nr));
 	ck_assert_uint_eq(nr, 0);
-	/* 3 gens: better to age */
+	ck_assert(!should_run_aging(lruvec, &sc_low, 60, NULL));
+	/* 3 gens: better to age; budget spares the default priority */
 	lrugen->min_seq[0] = lrugen->min_seq[1] = 1;
 	nr = 12345;
-	ck_assert(should_run_aging(lruvec, 60, &nr));
+	ck_assert(should_run_aging(lruvec, &sc, 60, &nr) == !budget);
 	ck_assert_uint_eq(nr, 0);
-	/* 2 gens: must age */
+	ck_assert(should_run_aging(lruvec, &sc_low, 60, NULL));
+	/* 2 gens: must age, DEF_PRIORITY included */
 	lrugen->min_seq[0] = lrugen->min_seq[1] = 2;
 	nr = 12345;
-	ck_assert(should_run_aging(lruvec, 60, &nr));
+	ck_assert(should_run_aging(lruvec, &sc, 60, &nr));
 	ck_assert_uint_eq(nr, 0);
+	ck_assert(should_run_aging(lruvec, &sc_low, 60, NULL));
 	/* the evictable min_seq: anon counts only when swappiness > 0 */
 	lrugen->min_seq[LRU_GEN_ANON] = 0;
-	ck_assert(!should_run_aging(lruvec, 60, &nr));
-	ck_assert(should_run_aging(lruvec, 0, &nr));
-	ck_assert(!should_run_aging(lruvec, SWAPPINESS_ANON_ONLY, &nr));
+	ck_assert(!should_run_aging(lruvec, &sc, 60, &nr));
+	ck_assert(should_run_aging(lruvec, &sc, 0, &nr));
+	ck_assert(!should_run_aging(lruvec, &sc, SWAPPINESS_ANON_ONLY, &nr));
 	lrugen->min_seq[0] = lrugen->min_seq[1] = 0;
 }
 END_TEST
@@ -546,15 +558,18 @@ static void aging_size_body(struct actor *a, void *arg)
 	uint64_t nr;
 
 	(void)arg;
+	(void)a;
 	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 100, false), ACCESS_MAJOR);
 	read_pages(a, fx.file2, 0, 5, 2);
 	fault_anon(a, 3);
+	struct scan_control sc = { .priority = DEF_PRIORITY };
+
 	/* 4 gens: the evictable size of the evictable types */
-	ck_assert(!should_run_aging(fx.lruvec, 0, &nr));
+	ck_assert(!should_run_aging(fx.lruvec, &sc, 0, &nr));
 	ck_assert_uint_eq(nr, 32 + 5);
-	ck_assert(!should_run_aging(fx.lruvec, 60, &nr));
+	ck_assert(!should_run_aging(fx.lruvec, &sc, 60, &nr));
 	ck_assert_uint_eq(nr, 32 + 5 + 3);
-	ck_assert(!should_run_aging(fx.lruvec, SWAPPINESS_ANON_ONLY, &nr));
+	ck_assert(!should_run_aging(fx.lruvec, &sc, SWAPPINESS_ANON_ONLY, &nr));
 	ck_assert_uint_eq(nr, 3);
 }
 
@@ -789,7 +804,10 @@ static void scan_batch_body(struct actor *a, void *arg)
 	ck_assert(!r.exhausted);
 	/* MGLRU counts isolated folios as pgscan */
 	ck_assert_uint_eq(memcg_events(fx.memcg, PGSCAN_DIRECT), MIN_LRU_BATCH);
-	ck_assert_uint_eq(sc.nr.file_taken, MIN_LRU_BATCH);
+	/* sc->nr.file_taken is mglru-old's (the series' patch 13 removed it) */
+	ck_assert_uint_eq(sc.nr.file_taken,
+			  ((const struct lru_gen_variant *)mm.policy->variant)->budget_loop ?
+			  0 : MIN_LRU_BATCH);
 	for (uint32_t idx = list.head; idx; idx = folio_of(idx)->lru_next) {
 		ck_assert(!folio_test_lru(folio_of(idx)));
 		ck_assert_int_eq(folio_lru_gen(folio_of(idx)), -1);
@@ -925,6 +943,11 @@ static const struct fb_case fb_cases[] = {
 	{ "exhaust-filedry-budget", -1, 1, -1, -1, FB_FILE_DRY, true, true },
 	/* mglru-old's "nothing isolated and not stopped -> 0 scanned" falls back */
 	{ "kernel-filedry",	-1, -1, -1, -1, FB_FILE_DRY, true, false },
+	/* patch 06: the file type scanned something, so no fallback (it tries
+	 * file again, which now scans nothing, and the two tries are used up) */
+	{ "kernel-filedry-budget", -1, -1, -1, -1, FB_FILE_DRY, false, true },
+	/* Barry's 1/3: one explicit fallback on nothing scanned, so none here */
+	{ "explicit-filedry",	 1, -1, -1, -1, FB_FILE_DRY, false, true },
 };
 
 #define NR_FB_ANON 100
@@ -1035,14 +1058,15 @@ static void loop_body(struct actor *a, void *arg)
 	ck_assert_int_eq(get_nr_gens(fx.lruvec, LRU_GEN_FILE), MIN_NR_GENS + 1);
 	ck_assert_int_eq(lrugen->nr_pages[lru_gen_from_seq(lrugen->min_seq[LRU_GEN_FILE])]
 			 [LRU_GEN_FILE], NR_LOOP_FILE);
-	/* no swap: file only; 3 gens: better to age */
+	/* no swap: file only; 3 gens: better to age below DEF_PRIORITY */
 	ck_assert(!mm.swap_enabled);
-	ck_assert(should_run_aging(fx.lruvec, 0, &nr));
-	ck_assert_uint_eq(nr, NR_LOOP_FILE);
+	init_sc(&sc, a, LOOP_PRIORITY);
+	ck_assert(should_run_aging(fx.lruvec, &sc, 0, &nr));
+	if (!v->budget_loop)
+		ck_assert_uint_eq(nr, NR_LOOP_FILE);
 	assert_invariants();
 
 	max_seq = lrugen->max_seq;
-	init_sc(&sc, a, LOOP_PRIORITY);
 	ck_assert_int_eq(get_swappiness(fx.lruvec, &sc), 0);
 	mm.policy->shrink_lruvec(fx.lruvec, &sc);
 	/* both age once */
@@ -1132,7 +1156,9 @@ static void dirty_body(struct actor *a, void *arg)
 		ck_assert(lru_gen_is_active(fx.lruvec, folio_lru_gen(dirty)));
 		ck_assert_int_eq(folio_lru_gen(dirty), lru_gen_from_seq(lrugen->max_seq - 1));
 		ck_assert_uint_eq(sc.nr.dirty, 1);
-		ck_assert_uint_eq(sc.nr.unqueued_dirty, 1);
+		/* sc->nr.unqueued_dirty and file_taken went with patches 13-14 */
+		ck_assert_uint_eq(sc.nr.unqueued_dirty, 0);
+		ck_assert_uint_eq(sc.nr.file_taken, 0);
 		ck_assert_uint_eq(sc.nr.taken, NR_DIRTY_READ);
 		ck_assert_uint_eq(memcg_events(fx.memcg, PGSCAN_DIRECT), NR_DIRTY_READ);
 		ck_assert_int_eq(scanned, NR_DIRTY_READ);
@@ -1167,11 +1193,13 @@ static void dirty_flusher_body(struct actor *a, void *arg)
 	wakeups = mm.nr_flusher_wakeups;
 	evict_folios(MAX_LRU_BATCH, fx.lruvec, &sc, 0, &isolated);
 	ck_assert_uint_eq(sc.nr_reclaimed, 0);
-	ck_assert_uint_eq(sc.nr.unqueued_dirty, 4);
 	if (v->reactivate_dirty) {
 		ck_assert_int_eq(isolated, 4);
+		ck_assert_uint_eq(sc.nr.dirty, 4);
+		ck_assert_uint_eq(sc.nr.taken, 4);
 		ck_assert_uint_eq(mm.nr_flusher_wakeups, wakeups + 1);
 	} else {
+		ck_assert_uint_eq(sc.nr.unqueued_dirty, 4);
 		ck_assert_int_eq(isolated, 0);
 		ck_assert_uint_eq(sc.nr.file_taken, 4);
 		ck_assert_uint_eq(mm.nr_flusher_wakeups, wakeups);
@@ -1189,6 +1217,279 @@ START_TEST(test_dirty_flusher_wakeup)
 {
 	boot(_i ? &mglru_budget_policy : &mglru_old_policy);
 	run_body(dirty_flusher_body, NULL);
+}
+END_TEST
+
+/* ==================================================================
+ * 10. the series' loop and eviction, decision by decision
+ * ================================================================== */
+
+/* Moves every file folio of fx.file2 to max_seq - 1 (as a putback with
+ * PG_active would): the read() folios leave the oldest gen. */
+static void activate_file2(uint64_t n, uint64_t step)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		struct folio *f = folio_at(fx.file2, i * step);
+
+		mm.policy->folio_del(fx.lruvec, f);
+		folio_clear_referenced(f);
+		folio_set_active(f);
+		mm.policy->folio_putback(fx.lruvec, f);
+	}
+}
+
+#define NR_SORTED 10
+#define NR_CLEAN 100
+
+/*
+ * A batch that scans but isolates nothing does not end mglru-budget's loop
+ * (only a batch that scans nothing does): NR_SORTED protected folios fill
+ * the oldest gen, NR_CLEAN clean ones sit two gens up. mglru-old's
+ * scan_folios() reports 0 for the sorted batch and the next pass ages and
+ * rotates, so it reclaims nothing in this call; budget goes on, ages, and
+ * evicts. A loop that stopped on "scanned without isolating" reclaims 0.
+ */
+static void sorted_batch_body(struct actor *a, void *arg)
+{
+	struct lru_gen_folio *lrugen = lrugen_of(fx.lruvec);
+	const struct lru_gen_variant *v = mm.policy->variant;
+	struct scan_control sc;
+
+	(void)arg;
+	read_pages(a, fx.file2, 0, NR_CLEAN, 2);
+	activate_file2(NR_CLEAN, 2);
+	ck_assert_int_eq(lrugen->nr_pages[lru_gen_from_seq(lrugen->max_seq - 1)][LRU_GEN_FILE],
+			 NR_CLEAN);
+	/* the protected ones: read twice (tier 1) while tier 0 refaults a lot */
+	read_pages(a, fx.file2, 1, NR_SORTED, 2);
+	for (int i = 0; i < NR_SORTED; i++)
+		mm.policy->folio_mark_accessed(folio_at(fx.file2, 1 + (uint64_t)i * 2));
+	lrugen->avg_refaulted[LRU_GEN_FILE][1] = 1000;
+	lrugen->avg_total[LRU_GEN_FILE][1] = 1000;
+	ck_assert_int_eq(get_tier_idx(fx.lruvec, LRU_GEN_FILE), 0);
+	ck_assert_int_eq(lrugen->nr_pages[lru_gen_from_seq(lrugen->min_seq[LRU_GEN_FILE])]
+			 [LRU_GEN_FILE], NR_SORTED);
+	ck_assert_int_eq(get_nr_gens(fx.lruvec, LRU_GEN_FILE), MAX_NR_GENS);
+	assert_invariants();
+
+	init_sc(&sc, a, 0);
+	ck_assert_int_eq(get_swappiness(fx.lruvec, &sc), 0);
+	mm.policy->shrink_lruvec(fx.lruvec, &sc);
+	if (v->budget_loop) {
+		ck_assert_uint_ge(sc.nr_reclaimed, NR_SORTED + MIN_LRU_BATCH);
+	} else {
+		ck_assert_uint_eq(sc.nr_reclaimed, 0);
+		/* the sorted folios went up a gen; the emptied gen was retired */
+		ck_assert_uint_eq(memcg_events(fx.memcg, PGREFILL), NR_SORTED);
+	}
+	assert_invariants();
+}
+
+START_TEST(test_budget_sorted_batch)
+{
+	boot(_i ? &mglru_budget_policy : &mglru_old_policy);
+	run_body(sorted_batch_body, NULL);
+}
+END_TEST
+
+/*
+ * Root reclaim under mglru-budget (patch 08): at 3 gens below the default
+ * priority it ages, still evicts that pass's batch, then stops to rotate
+ * the memcg LRU. Stopping before the batch (or never stopping) fails.
+ */
+static void root_after_aging_body(struct actor *a, void *arg)
+{
+	struct lru_gen_folio *lrugen = lrugen_of(fx.lruvec);
+	struct scan_control sc;
+	uint64_t max_seq;
+	bool rotate;
+
+	(void)arg;
+	ck_assert(inc_max_seq(fx.lruvec, 3, 0, a));
+	ck_assert(try_to_inc_min_seq(fx.lruvec, 0));
+	read_pages(a, fx.file2, 0, 4 * MIN_LRU_BATCH, 2);
+	ck_assert(inc_max_seq(fx.lruvec, 4, 0, a));
+	ck_assert_int_eq(get_nr_gens(fx.lruvec, LRU_GEN_FILE), MIN_NR_GENS + 1);
+	max_seq = lrugen->max_seq;
+	init_sc(&sc, a, 1);
+	sc.target_mem_cgroup = NULL;
+	sc.nr_to_reclaim = 1000000;
+	rotate = try_to_shrink_lruvec(fx.lruvec, &sc);
+	ck_assert(rotate);
+	ck_assert_uint_eq(lrugen->max_seq, max_seq + 1);
+	ck_assert_uint_eq(sc.nr_reclaimed, MIN_LRU_BATCH);
+	assert_invariants();
+}
+
+START_TEST(test_budget_root_stops_after_aging)
+{
+	boot(&mglru_budget_policy);
+	run_body(root_after_aging_body, NULL);
+}
+END_TEST
+
+/*
+ * evict_folios() under mglru-budget runs try_to_inc_min_seq() before it
+ * isolates (patch 05): an empty oldest gen left by deletions does not cost
+ * a call. mglru-old isolates from the empty gen first and returns the
+ * min_seq bump alone.
+ */
+static void flush_empty_body(struct actor *a, void *arg)
+{
+	struct lru_gen_folio *lrugen = lrugen_of(fx.lruvec);
+	const struct lru_gen_variant *v = mm.policy->variant;
+	struct scan_control sc;
+	uint64_t min_seq;
+	int isolated = -1, scanned;
+
+	(void)arg;
+	ck_assert(inc_max_seq(fx.lruvec, 3, 0, a));
+	read_pages(a, fx.file2, 0, NR_CLEAN, 2);
+	activate_file2(NR_CLEAN, 2);
+	ck_assert(inc_max_seq(fx.lruvec, 4, 0, a));
+	/* file: gens [2, 5], 2 empty, the folios in 3 */
+	min_seq = lrugen->min_seq[LRU_GEN_FILE];
+	ck_assert_uint_eq(min_seq, 2);
+	ck_assert_int_eq(lrugen->nr_pages[lru_gen_from_seq(min_seq)][LRU_GEN_FILE], 0);
+	ck_assert_int_eq(lrugen->nr_pages[lru_gen_from_seq(min_seq + 1)][LRU_GEN_FILE],
+			 NR_CLEAN);
+	init_sc(&sc, a, DEF_PRIORITY);
+	scanned = evict_folios(MIN_LRU_BATCH, fx.lruvec, &sc, 0, &isolated);
+	ck_assert_uint_eq(lrugen->min_seq[LRU_GEN_FILE], min_seq + 1);
+	if (v->budget_loop) {
+		ck_assert_int_eq(isolated, MIN_LRU_BATCH);
+		ck_assert_int_eq(scanned, MIN_LRU_BATCH);
+		ck_assert_uint_eq(sc.nr_reclaimed, MIN_LRU_BATCH);
+	} else {
+		ck_assert_int_eq(isolated, 0);
+		ck_assert_int_eq(scanned, 1);	/* the min_seq bump */
+		ck_assert_uint_eq(sc.nr_reclaimed, 0);
+	}
+	assert_invariants();
+}
+
+START_TEST(test_evict_flushes_empty_gens_first)
+{
+	boot(_i ? &mglru_budget_policy : &mglru_old_policy);
+	run_body(flush_empty_body, NULL);
+}
+END_TEST
+
+/*
+ * The writeback statistics of a batch are summed once: the retry pass for
+ * folios that missed folio_rotate_reclaimable() does not add to
+ * sc->nr.taken (patch 15 / the S5 fixlet context).
+ */
+static void retry_stats_body(struct actor *a, void *arg)
+{
+	struct scan_control sc;
+	struct folio *locked;
+	int isolated = -1;
+
+	(void)arg;
+	read_pages(a, fx.file2, 0, 8, 2);
+	/* IO in flight for a reader: kept, unmapped, clean, so it is retried */
+	locked = folio_at(fx.file2, 0);
+	folio_set_locked(locked);
+	init_sc(&sc, a, DEF_PRIORITY);
+	evict_folios(MIN_LRU_BATCH, fx.lruvec, &sc, 0, &isolated);
+	ck_assert_int_eq(isolated, 8);
+	ck_assert_uint_eq(sc.nr_reclaimed, 7);
+	ck_assert_uint_eq(sc.nr.taken, 8);
+	ck_assert(folio_test_lru(locked));
+	folio_clear_locked(locked);
+	assert_invariants();
+}
+
+START_TEST(test_writeback_stats_once_per_batch)
+{
+	boot(&mglru_budget_policy);
+	run_body(retry_stats_body, NULL);
+}
+END_TEST
+
+/*
+ * lru_gen_shrink_node(): root reclaim that may not write or unmap does
+ * nothing (unmapped clean folios are already prioritized).
+ */
+static void no_writepage_body(struct actor *a, void *arg)
+{
+	struct scan_control sc;
+
+	(void)arg;
+	read_pages(a, fx.file2, 0, 200, 2);
+	init_sc(&sc, a, 0);
+	sc.target_mem_cgroup = NULL;
+	sc.may_writepage = false;
+	mm.policy->shrink_node(NODE_DATA(0), &sc);
+	ck_assert_uint_eq(sc.nr_reclaimed, 0);
+	sc.may_writepage = true;
+	mm.policy->shrink_node(NODE_DATA(0), &sc);
+	ck_assert_uint_gt(sc.nr_reclaimed, 0);
+	assert_invariants();
+}
+
+START_TEST(test_root_reclaim_needs_writepage)
+{
+	boot(_i ? &mglru_budget_policy : &mglru_old_policy);
+	run_body(no_writepage_body, NULL);
+}
+END_TEST
+
+/* ==================================================================
+ * 11. 6cbdd9726fb5 (mglru-7.2): fault-time placement and promotion
+ * ================================================================== */
+
+static void fault_placement_body(struct actor *a, void *arg)
+{
+	struct lru_gen_folio *lrugen = lrugen_of(fx.lruvec);
+	const struct lru_gen_variant *v = mm.policy->variant;
+	uint64_t max_seq = lrugen->max_seq;
+	uint64_t activate = lruvec_page_state(fx.lruvec, WORKINGSET_ACTIVATE_FILE);
+	struct folio *f;
+	enum folio_references ref;
+	struct scan_control sc;
+
+	(void)arg;
+	/* an mmap fault and its read-around */
+	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 100, false), ACCESS_MAJOR);
+	f = folio_at(fx.file, 100);
+	if (v->fault_mark_accessed) {
+		/* marked accessed, second oldest: max_seq - 2 with 4 gens */
+		ck_assert(folio_test_referenced(f));
+		ck_assert_int_eq(folio_lru_gen(f), lru_gen_from_seq(max_seq - 2));
+		ck_assert(!lru_gen_is_active(fx.lruvec, folio_lru_gen(f)));
+		ck_assert_uint_eq(lruvec_lru_size(fx.lruvec, LRU_ACTIVE_FILE), 0);
+	} else {
+		ck_assert(!folio_test_referenced(f));
+		ck_assert_int_eq(folio_lru_gen(f), lru_gen_from_seq(max_seq - 1));
+	}
+	/* new anon keeps the second youngest gen either way */
+	ck_assert_int_eq(anon_access(a, fx.task, fx.anon, 0, true), ACCESS_NEW);
+	ck_assert_int_eq(folio_lru_gen(folio_at(fx.anon, 0)), lru_gen_from_seq(max_seq - 1));
+	/* the second young sighting: refs 1 is only bumped (still activated) */
+	init_sc(&sc, a, DEF_PRIORITY);
+	mm.policy->folio_del(fx.lruvec, f);
+	ref = mm.policy->check_references(f, &sc);
+	ck_assert_int_eq(ref, v->fault_mark_accessed ? FOLIOREF_ACTIVATE : FOLIOREF_KEEP);
+	if (v->fault_mark_accessed) {
+		ck_assert(!folio_test_workingset(f));
+		ck_assert_int_eq(folio_lru_refs(f), 2);
+		fx.file->ptes[100] |= PTE_YOUNG;
+		ck_assert_int_eq(mm.policy->check_references(f, &sc), FOLIOREF_ACTIVATE);
+		ck_assert(folio_test_workingset(f));
+	}
+	folio_clear_active(f);
+	mm.policy->folio_putback(fx.lruvec, f);
+	/* no refault happened: WORKINGSET_ACTIVATE unchanged */
+	ck_assert_uint_eq(lruvec_page_state(fx.lruvec, WORKINGSET_ACTIVATE_FILE), activate);
+	assert_invariants();
+}
+
+START_TEST(test_fault_placement_72)
+{
+	boot(_i ? &mglru_72_policy : &mglru_budget_policy);
+	run_body(fault_placement_body, NULL);
 }
 END_TEST
 
@@ -1218,7 +1519,7 @@ static Suite *mglru_suite(void)
 
 	tc = tcase_create("aging");
 	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_should_run_aging);
+	tcase_add_loop_test(tc, test_should_run_aging, 0, 2);
 	tcase_add_test(tc, test_should_run_aging_size);
 	tcase_add_test(tc, test_try_to_inc_min_seq_skips_empty);
 	tcase_add_test(tc, test_try_to_inc_min_seq_sync);
@@ -1247,6 +1548,16 @@ static Suite *mglru_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_dirty_folio, 0, 2);
 	tcase_add_loop_test(tc, test_dirty_flusher_wakeup, 0, 2);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("series");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_budget_sorted_batch, 0, 2);
+	tcase_add_test(tc, test_budget_root_stops_after_aging);
+	tcase_add_loop_test(tc, test_evict_flushes_empty_gens_first, 0, 2);
+	tcase_add_test(tc, test_writeback_stats_once_per_batch);
+	tcase_add_loop_test(tc, test_root_reclaim_needs_writepage, 0, 2);
+	tcase_add_loop_test(tc, test_fault_placement_72, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
