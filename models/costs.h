@@ -45,8 +45,18 @@
 
 /* MGLRU page-table walk: 8 PTEs per 64-byte line at ~30 ns a line (~4 ns a PTE). */
 #define COST_PT_WALK_PTE_NS 4
-/* Clearing a young PTE and updating its folio's generation bits. */
-#define COST_PT_YOUNG_NS 40
+/*
+ * One PMD entry of the walk (walk_pmd_range): the PMD line and the PTE
+ * table's first line and lock are cold, about one DRAM miss (~90 ns local,
+ * Intel MLC, as COST_MMAP_HIT_NS) plus the trylock/unlock; an estimate.
+ */
+#define COST_PT_WALK_PMD_NS 100
+/*
+ * A young PTE: its folio's struct page is a likely DRAM miss (~90 ns, as
+ * above) plus the atomic test-and-clear and the gen update (folio_update_gen
+ * cmpxchg); an estimate from those steps.
+ */
+#define COST_PT_YOUNG_NS 100
 /* Aging bookkeeping per generation step (inc_max_seq, lru lock, timestamps). */
 #define COST_INC_MAX_SEQ_NS 2000
 

@@ -70,6 +70,8 @@ struct task *task_create(const char *name, struct mem_cgroup *memcg, int nid)
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	t->memcg = memcg;
 	t->nid = nid;
+	/* lru_gen_add_mm(): a new mm is walked by the next iteration (force_scan) */
+	t->lru_gen_bitmap = 0xff;
 	mm.tasks[mm.nr_tasks++] = t;
 	return t;
 }
@@ -85,14 +87,14 @@ struct address_space *file_create(const char *name, uint64_t nr_pages,
 	snprintf(as->name, sizeof(as->name), "%s", name);
 	as->nr_pages = nr_pages;
 	as->slots = calloc(nr_pages, sizeof(*as->slots));
-	as->ptes = calloc(nr_pages, sizeof(*as->ptes));
+	as->mapcount = calloc(nr_pages ? nr_pages : 1, sizeof(*as->mapcount));
 	as->disk_version = calloc(nr_pages ? nr_pages : 1, sizeof(*as->disk_version));
 	as->bdev = bdev;
 	as->bdev_start = bdev_start;
 	as->exec = exec;
-	if (!as->slots || !as->ptes || !as->disk_version || mapping_register(as)) {
+	if (!as->slots || !as->mapcount || !as->disk_version || mapping_register(as)) {
 		free(as->slots);
-		free(as->ptes);
+		free(as->mapcount);
 		free(as->disk_version);
 		free(as);
 		return NULL;
@@ -176,41 +178,51 @@ void task_free_anon(struct task *t)
 		anon_region_zap(mm.mappings[t->regions[i]]);
 }
 
-/* Whether a task other than t still has f mapped (the file's VMAs). */
-static bool file_mapped_by_others(const struct task *t, uint32_t id)
+/* A PTE of f's page `index` appears in one more mm: NR_FILE_MAPPED counts pages. */
+static void file_map_pte(struct address_space *f, uint64_t index, struct folio *folio)
 {
-	for (int i = 0; i < mm.nr_tasks; i++) {
-		const struct task *o = mm.tasks[i];
+	if (!f->mapcount[index]++)
+		mod_lruvec_state(folio_lruvec(folio), NR_FILE_MAPPED, 1);
+}
 
-		if (o == t || o->oom_killed)
-			continue;
-		for (int f = 0; f < o->nr_files; f++)
-			if (o->files[f] == id)
-				return true;
-	}
-	return false;
+/* ... and one less (zap or unmap) */
+static void file_unmap_pte(struct address_space *f, uint64_t index, struct folio *folio)
+{
+	if (!--f->mapcount[index])
+		mod_lruvec_state(folio_lruvec(folio), NR_FILE_MAPPED, -1);
 }
 
 /*
- * zap_pte_range() over a file mapping: the dirty bit moves to the folio and
- * a young PTE marks the folio accessed (vma_has_recency()).
+ * unmap_vmas() of one file mapping (zap_pte_range): the dirty bit moves to
+ * the folio and a young PTE marks the folio accessed (vma_has_recency());
+ * then the mapping leaves the file's i_mmap.
  */
-static void unmap_file_ptes(struct address_space *f)
+static void unmap_vma(struct vm_area *vma)
 {
+	struct address_space *f = vma->file;
+	struct vm_area **p;
+
 	for (uint64_t i = 0; i < f->nr_pages; i++) {
-		uint8_t pte = f->ptes[i];
+		uint8_t pte = vma->ptes[i];
 		struct folio *folio;
 
 		if (!(pte & PTE_PRESENT))
 			continue;
 		folio = folio_of((uint32_t)f->slots[i]);
-		f->ptes[i] = 0;
-		mod_lruvec_state(folio_lruvec(folio), NR_FILE_MAPPED, -1);
+		vma->ptes[i] = 0;
+		file_unmap_pte(f, i, folio);
 		if (pte & PTE_DIRTY)
 			folio_mark_dirty(folio);
 		if ((pte & PTE_YOUNG) && folio_test_lru(folio))
 			mm.policy->folio_mark_accessed(folio);
 	}
+	for (p = &f->i_mmap; *p; p = &(*p)->i_mmap_next)
+		if (*p == vma) {
+			*p = vma->i_mmap_next;
+			break;
+		}
+	free(vma->ptes);
+	free(vma);
 }
 
 /* exit_mmap() and the rest of __mmput(): the task's memory and its struct */
@@ -231,15 +243,13 @@ static uint64_t task_teardown(struct actor *a, struct task *t)
 		as->nr_pages = 0;
 		as->owner = NULL;
 	}
-	/* one PTE per file page stands for every process mapping it: the
-	 * last task to unmap a file clears them */
-	for (i = 0; i < t->nr_files; i++)
-		if (!file_mapped_by_others(t, t->files[i]))
-			unmap_file_ptes(mm.mappings[t->files[i]]);
+	/* and its file mappings, each with its own PTEs */
+	for (i = 0; i < t->nr_vmas; i++)
+		unmap_vma(t->vmas[i]);
 	if (a)
 		actor_charge_sys(a, freed * COST_FREE_FOLIO_NS);
 	free(t->regions);
-	free(t->files);
+	free(t->vmas);
 	free(t);
 	return freed;
 }
@@ -275,24 +285,53 @@ void task_put(struct actor *a, struct task *t)
 		task_teardown(a, t);
 }
 
-/* Remembers that t maps f, so the page-table walk of the aging finds it. */
-static void task_note_mapping(struct task *t, struct address_space *f)
+/* mmap() of f by t: a new mapping on the task's list and the file's i_mmap. */
+static struct vm_area *vma_create(struct task *t, struct address_space *f)
 {
-	uint32_t *n;
+	struct vm_area *vma = calloc(1, sizeof(*vma));
+	struct vm_area **n;
 
-	for (int i = 0; i < t->nr_files; i++)
-		if (t->files[i] == f->id)
-			return;
-	n = realloc(t->files, (size_t)(t->nr_files + 1) * sizeof(*n));
-	if (!n)
-		return;	/* the walk misses it; the eviction's rmap still works */
-	t->files = n;
-	n[t->nr_files++] = f->id;
+	if (!vma)
+		return NULL;
+	vma->ptes = calloc(f->nr_pages ? f->nr_pages : 1, sizeof(*vma->ptes));
+	n = realloc(t->vmas, (size_t)(t->nr_vmas + 1) * sizeof(*n));
+	if (!vma->ptes || !n) {
+		free(vma->ptes);
+		free(vma);
+		if (n)
+			t->vmas = n;
+		return NULL;
+	}
+	vma->task = t;
+	vma->file = f;
+	vma->i_mmap_next = f->i_mmap;
+	f->i_mmap = vma;
+	t->vmas = n;
+	n[t->nr_vmas++] = vma;
+	return vma;
 }
 
-void task_mmap_file(struct task *t, struct address_space *f)
+/* find_vma(): the task's mapping of f, made on first use (NULL: no memory) */
+static struct vm_area *task_file_vma(struct task *t, struct address_space *f)
 {
-	task_note_mapping(t, f);
+	struct vm_area *vma = t->last_vma;
+
+	if (vma && vma->file == f)
+		return vma;
+	vma = NULL;
+	for (int i = 0; i < t->nr_vmas; i++)
+		if (t->vmas[i]->file == f)
+			vma = t->vmas[i];
+	if (!vma)
+		vma = vma_create(t, f);
+	if (vma)
+		t->last_vma = vma;
+	return vma;
+}
+
+struct vm_area *task_mmap_file(struct task *t, struct address_space *f)
+{
+	return task_file_vma(t, f);
 }
 
 /* ---- page cache reads ---- */
@@ -397,6 +436,7 @@ int filemap_read(struct actor *a, struct task *t, struct address_space *f,
 	int ret = ACCESS_HIT;
 	struct folio *folio;
 
+	t->lru_gen_bitmap = 0xff;	/* lru_gen_use_mm() */
 	for (;;) {
 		uint64_t entry = f->slots[index];
 
@@ -491,6 +531,7 @@ int filemap_read_pages(struct actor *a, struct task *t, struct address_space *f,
 {
 	int ret = ACCESS_HIT;
 
+	t->lru_gen_bitmap = 0xff;	/* lru_gen_use_mm() */
 	for (uint64_t i = index; i < index + nr && i < f->nr_pages;) {
 		uint64_t entry = f->slots[i];
 		struct folio *folio;
@@ -550,6 +591,7 @@ int filemap_write(struct actor *a, struct task *t, struct address_space *f,
 	uint64_t entry = f->slots[index];
 	int ret;
 
+	t->lru_gen_bitmap = 0xff;	/* lru_gen_use_mm() */
 	if (t->oom_killed)
 		return -EINTR;
 	if (!entry || xa_is_value(entry)) {
@@ -593,8 +635,9 @@ static uint64_t mmap_readaround(struct address_space *f, uint64_t index, uint64_
  * arch_wants_old_prefaulted_pte() is false). Returns true when the
  * faulting page itself got mapped.
  */
-static bool do_fault_around(struct actor *a, struct address_space *f, uint64_t index)
+static bool do_fault_around(struct actor *a, struct vm_area *vma, uint64_t index)
 {
+	struct address_space *f = vma->file;
 	uint64_t start = index & ~(uint64_t)(mm.fault_around_pages - 1);
 	uint64_t end = start + mm.fault_around_pages;
 	uint64_t mapped = 0;
@@ -605,26 +648,35 @@ static bool do_fault_around(struct actor *a, struct address_space *f, uint64_t i
 		uint64_t entry = f->slots[i];
 		struct folio *folio;
 
-		if ((f->ptes[i] & PTE_PRESENT) || !entry || xa_is_value(entry))
+		if ((vma->ptes[i] & PTE_PRESENT) || !entry || xa_is_value(entry))
 			continue;
 		folio = folio_of((uint32_t)entry);
 		if (folio_test_locked(folio) || !folio_test_uptodate(folio))
 			continue;
-		f->ptes[i] = PTE_PRESENT | PTE_YOUNG;
-		mod_lruvec_state(folio_lruvec(folio), NR_FILE_MAPPED, 1);
+		vma->ptes[i] = PTE_PRESENT | PTE_YOUNG;
+		file_map_pte(f, i, folio);
 		mapped++;
 	}
 	actor_charge_sys(a, mapped * COST_FAULT_AROUND_PAGE_NS);
-	return f->ptes[index] & PTE_PRESENT;
+	return vma->ptes[index] & PTE_PRESENT;
 }
 
 int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
 		       uint64_t index, bool write)
 {
-	uint8_t *pte = &f->ptes[index];
+	struct vm_area *vma = t->last_vma;
 	int ret = ACCESS_MINOR;
 	struct folio *folio;
+	uint8_t *pte;
 
+	/* lru_gen_use_mm(): the task ran since the aging last walked it */
+	t->lru_gen_bitmap = 0xff;
+	if (!vma || vma->file != f) {
+		vma = task_file_vma(t, f);
+		if (!vma)
+			return -ENOMEM;
+	}
+	pte = &vma->ptes[index];
 	if (*pte & PTE_PRESENT) {
 		/* the hardware sets the accessed bit; the kernel is not told */
 		*pte |= PTE_YOUNG;
@@ -643,11 +695,10 @@ int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
 	count_vm_events(PGFAULT, 1);
 	count_memcg_events(t->memcg, PGFAULT, 1);
 	/* do_read_fault(): fault-around first */
-	if (!write && mm.fault_around_pages > 1 && do_fault_around(a, f, index)) {
+	if (!write && mm.fault_around_pages > 1 && do_fault_around(a, vma, index)) {
 		folio = folio_of((uint32_t)f->slots[index]);
 		if (f->mmap_miss)
 			f->mmap_miss--;
-		task_note_mapping(t, f);
 		actor_charge_sys(a, COST_MINOR_FAULT_NS);
 		actor_charge_user(a, access_cost(a, folio, COST_MMAP_HIT_NS));
 		return ACCESS_MINOR;
@@ -679,7 +730,6 @@ int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
 	}
 	if (ret == ACCESS_MINOR && f->mmap_miss)
 		f->mmap_miss--;
-	task_note_mapping(t, f);
 	if (*pte & PTE_PRESENT) {
 		/*
 		 * finish_fault() finds !pte_none(): another thread sharing the
@@ -695,7 +745,7 @@ int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
 	}
 	/* finish_fault(): map it; the access that faulted makes it young */
 	*pte = PTE_PRESENT | PTE_YOUNG | (write ? PTE_DIRTY : 0);
-	mod_lruvec_state(folio_lruvec(folio), NR_FILE_MAPPED, 1);
+	file_map_pte(f, index, folio);
 	if (write) {
 		folio_mark_dirty(folio);
 		t->dirty_throttle_ns += balance_dirty_pages_ratelimited(a, t);
@@ -712,6 +762,7 @@ int anon_access(struct actor *a, struct task *t, struct address_space *as,
 	struct folio *folio;
 	uint32_t idx;
 
+	t->lru_gen_bitmap = 0xff;	/* lru_gen_use_mm() */
 	if (*pte & PTE_PRESENT) {
 		folio = folio_of((uint32_t)as->slots[index]);
 		if (write && !(*pte & PTE_DIRTY))

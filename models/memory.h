@@ -52,8 +52,9 @@ struct address_space *file_create(const char *name, uint64_t nr_pages,
 				  struct blockdev *bdev, uint64_t bdev_start, bool exec);
 struct address_space *anon_region_create(struct task *t, const char *name,
 					 uint64_t nr_pages);
-/* mmap() of a file by t (its VMA): faults fill the PTEs later; task_exit unmaps. */
-void task_mmap_file(struct task *t, struct address_space *f);
+/* mmap() of a file by t: its mapping, whose PTEs faults fill later (NULL: no
+ * memory); task_exit unmaps it. Faults through a file map it on first use too. */
+struct vm_area *task_mmap_file(struct task *t, struct address_space *f);
 /* munmap of a whole anon region: frees its pages (the region stays usable). */
 void anon_region_zap(struct address_space *as);
 /* exit_mmap(): frees every anon page of the task. */

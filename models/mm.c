@@ -207,13 +207,18 @@ void mm_exit(void)
 	for (uint32_t i = 0; i < mm.nr_mappings; i++) {
 		free(mm.mappings[i]->slots);
 		free(mm.mappings[i]->ptes);
+		free(mm.mappings[i]->mapcount);
 		free(mm.mappings[i]->disk_version);
 		free(mm.mappings[i]);
 	}
 	free(mm.mappings);
 	for (int i = 0; i < mm.nr_tasks; i++) {
+		for (int v = 0; v < mm.tasks[i]->nr_vmas; v++) {
+			free(mm.tasks[i]->vmas[v]->ptes);
+			free(mm.tasks[i]->vmas[v]);
+		}
 		free(mm.tasks[i]->regions);
-		free(mm.tasks[i]->files);
+		free(mm.tasks[i]->vmas);
 		free(mm.tasks[i]);
 	}
 	for (int nid = 0; nid < mm.machine.nr_nodes; nid++) {
@@ -314,6 +319,20 @@ uint64_t memcg_memory_events(const struct mem_cgroup *memcg, enum memcg_memory_e
 		}                                                              \
 	} while (0)
 
+/* Whether a PTE mapping the folio carries the dirty bit (not yet moved to it). */
+static bool folio_pte_dirty(const struct folio *folio)
+{
+	struct rmap_iter it;
+	struct vm_area *vma;
+	uint8_t *pte;
+
+	rmap_iter_init(&it, mm.mappings[folio->mapping], folio->index);
+	while ((pte = rmap_iter_next(&it, &vma)))
+		if (*pte & PTE_DIRTY)
+			return true;
+	return false;
+}
+
 /*
  * Every folio is in exactly one place (free, or on one LRU list, or
  * isolated); node free + used = total; memcg usage = sum of its lruvecs.
@@ -336,7 +355,7 @@ int mm_check_invariants(char *err, size_t len)
 			continue;	/* free */
 		/* no lost write: a clean page holds what its backing store holds */
 		if (!folio_test_dirty(f) && !folio_test_locked(f) && f->mapping &&
-		    !(mm.mappings[f->mapping]->ptes[f->index] & PTE_DIRTY)) {
+		    !folio_pte_dirty(f)) {
 			const struct address_space *as = mm.mappings[f->mapping];
 			uint32_t backing = f->version;
 

@@ -213,12 +213,26 @@ static inline bool xa_is_value(uint64_t entry)
 	return entry & XA_VALUE_BIT;
 }
 
-/* Per-page PTE bits of a mapped page (one shared PTE per page). */
+/* PTE bits of a mapped page: one PTE per page per mm that maps it. */
 #define PTE_PRESENT 0x1
 #define PTE_YOUNG 0x2
 #define PTE_DIRTY 0x4
 
 struct task;
+struct address_space;
+
+/*
+ * A task's mapping of a file (vm_area_struct, MAP_SHARED, the whole file):
+ * its own PTEs, so that processes mapping one file each set their own young
+ * bits, each is walked by the MGLRU aging, and reclaim's rmap visits them
+ * all. Threads of one task share it.
+ */
+struct vm_area {
+	struct task *task;		/* the mm it belongs to */
+	struct address_space *file;	/* the file mapped */
+	uint8_t *ptes;			/* per file page: PTE_* bits of this mm */
+	struct vm_area *i_mmap_next;	/* the file's next mapping (i_mmap) */
+};
 
 /* A file's page cache or an anonymous region's page table. */
 struct address_space {
@@ -227,7 +241,9 @@ struct address_space {
 	char name[48];			/* scenario name */
 	uint64_t nr_pages;		/* size */
 	uint64_t *slots;		/* per page: folio index, shadow, or 0 */
-	uint8_t *ptes;			/* per page: PTE_* bits; NULL if never mapped */
+	uint8_t *ptes;			/* anon: per page PTE_* bits (its one mm) */
+	struct vm_area *i_mmap;		/* file: the mappings, most recent first */
+	uint16_t *mapcount;		/* file: per page, PTEs that map it (folio_mapcount) */
 	struct blockdev *bdev;		/* backing device (files) */
 	uint64_t bdev_start;		/* first page number on the device */
 	struct task *owner;		/* anon: the task whose region this is */
@@ -256,8 +272,10 @@ struct task {
 	uint64_t dirty_throttle_ns;	/* time slept in balance_dirty_pages() */
 	uint32_t *regions;		/* anon address_space ids */
 	int nr_regions;
-	uint32_t *files;		/* file address_space ids it has mapped */
-	int nr_files;
+	struct vm_area **vmas;		/* its file mappings */
+	int nr_vmas;
+	struct vm_area *last_vma;	/* the mapping last used (a one-entry vmacache) */
+	uint8_t lru_gen_bitmap;		/* mm->lru_gen.bitmap: per node, ran since walked */
 	int users;			/* mm_users held by page-table walkers (mmget) */
 	uint32_t nr_dirtied;		/* pages dirtied since balance_dirty_pages() last ran */
 	uint32_t nr_dirtied_pause;	/* ... and how many it lets pass before the next (0: start) */
@@ -409,6 +427,60 @@ bool mem_cgroup_is_descendant(const struct mem_cgroup *memcg,
  * whole tree). Returns NULL after the last.
  */
 struct mem_cgroup *mem_cgroup_iter(struct mem_cgroup *root, struct mem_cgroup *prev);
+
+/* folio_mapcount(): how many PTEs map the folio (anon: its one mm's). */
+static inline unsigned int folio_mapcount(const struct folio *folio)
+{
+	const struct address_space *as = folio_mapping(folio);
+
+	if (as->type == AS_FILE)
+		return as->mapcount ? as->mapcount[folio->index] : 0;
+	return as->ptes && (as->ptes[folio->index] & PTE_PRESENT);
+}
+
+static inline bool folio_mapped(const struct folio *folio)
+{
+	return folio_mapcount(folio) > 0;
+}
+
+/* rmap_walk(): the present PTEs that map page `index` of `as`, one by one. */
+struct rmap_iter {
+	struct address_space *as;	/* the mapping */
+	uint64_t index;			/* the page */
+	struct vm_area *vma;		/* file: the next mapping to look at */
+	bool done;			/* anon: its PTE was returned */
+};
+
+static inline void rmap_iter_init(struct rmap_iter *it, struct address_space *as,
+				  uint64_t index)
+{
+	it->as = as;
+	it->index = index;
+	it->vma = as->type == AS_FILE ? as->i_mmap : NULL;
+	it->done = false;
+}
+
+/* The next present PTE and its mapping (NULL for anon), or NULL at the end. */
+static inline uint8_t *rmap_iter_next(struct rmap_iter *it, struct vm_area **vma)
+{
+	if (it->as->type != AS_FILE) {
+		*vma = NULL;
+		if (it->done || !it->as->ptes || !(it->as->ptes[it->index] & PTE_PRESENT))
+			return NULL;
+		it->done = true;
+		return &it->as->ptes[it->index];
+	}
+	while (it->vma) {
+		struct vm_area *v = it->vma;
+
+		it->vma = v->i_mmap_next;
+		if (v->ptes[it->index] & PTE_PRESENT) {
+			*vma = v;
+			return &v->ptes[it->index];
+		}
+	}
+	return NULL;
+}
 
 /* Checks the model's invariants; 0 or -1 with a message in err. */
 int mm_check_invariants(char *err, size_t len);

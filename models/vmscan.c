@@ -40,46 +40,47 @@ bool can_reclaim_anon_pages(const struct mem_cgroup *memcg, int nid,
 
 /* ---- rmap ---- */
 
+/* folio_referenced(): test and clear the young bit of every PTE mapping it */
 int folio_referenced(struct folio *folio, bool *vm_exec)
 {
 	struct address_space *as = folio_mapping(folio);
+	struct rmap_iter it;
+	struct vm_area *vma;
+	int referenced = 0;
 	uint8_t *pte;
 
 	*vm_exec = as->exec;
-	if (!as->ptes)
-		return 0;
-	pte = &as->ptes[folio->index];
-	if (!(*pte & PTE_PRESENT))
-		return 0;
-	if (current_actor)
-		actor_charge_sys(current_actor, COST_RMAP_WALK_NS);
-	if (*pte & PTE_YOUNG) {
-		/* ptep_clear_flush_young() */
-		*pte &= (uint8_t)~PTE_YOUNG;
-		return 1;
+	rmap_iter_init(&it, as, folio->index);
+	while ((pte = rmap_iter_next(&it, &vma))) {
+		if (current_actor)
+			actor_charge_sys(current_actor, COST_RMAP_WALK_NS);
+		if (*pte & PTE_YOUNG) {
+			/* ptep_clear_flush_young() */
+			*pte &= (uint8_t)~PTE_YOUNG;
+			referenced++;
+		}
 	}
-	return 0;
-}
-
-static bool folio_mapped(const struct folio *folio)
-{
-	const struct address_space *as = folio_mapping(folio);
-
-	return as->ptes && (as->ptes[folio->index] & PTE_PRESENT);
+	return referenced;
 }
 
 /*
- * try_to_unmap(): clear the PTE; its dirty bit moves to the folio. An anon
- * PTE becomes a swap entry pointing at the folio's slot.
+ * try_to_unmap(): clear every PTE mapping the folio; their dirty bits move
+ * to the folio. An anon PTE becomes a swap entry pointing at the folio's slot.
  */
-static void try_to_unmap(struct folio *folio)
+static void try_to_unmap(struct folio *folio, struct actor *a)
 {
 	struct address_space *as = folio_mapping(folio);
-	uint8_t *pte = &as->ptes[folio->index];
+	struct rmap_iter it;
+	struct vm_area *vma;
+	uint8_t *pte;
 
-	if (*pte & PTE_DIRTY)
-		folio_set_dirty(folio);
-	*pte = 0;
+	rmap_iter_init(&it, as, folio->index);
+	while ((pte = rmap_iter_next(&it, &vma))) {
+		actor_charge_sys(a, COST_RMAP_WALK_NS);
+		if (*pte & PTE_DIRTY)
+			folio_set_dirty(folio);
+		*pte = 0;
+	}
 	if (folio_test_anon(folio)) {
 		as->slots[folio->index] = swp_entry(folio->private, 0);
 		as->nr_resident--;
@@ -88,6 +89,7 @@ static void try_to_unmap(struct folio *folio)
 			as->owner->nr_swapents++;
 		}
 	} else {
+		as->mapcount[folio->index] = 0;
 		mod_lruvec_state(folio_lruvec(folio), NR_FILE_MAPPED, -1);
 	}
 }
@@ -295,8 +297,7 @@ uint64_t shrink_folio_list(struct flist *folio_list, struct pglist_data *pgdat,
 				stat->nr_unmap_fail++;
 				goto keep;
 			}
-			actor_charge_sys(sc->actor, COST_RMAP_WALK_NS);
-			try_to_unmap(folio);
+			try_to_unmap(folio, sc->actor);
 		}
 
 		if (folio_test_dirty(folio)) {

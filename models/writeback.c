@@ -34,6 +34,18 @@ struct wb_bio {
 	uint32_t idx[WB_BIO_PAGES];	/* folios written by this bio */
 };
 
+/* folio_mkclean(): every PTE mapping it write-protected and clean again */
+static void folio_mkclean(struct folio *folio)
+{
+	struct rmap_iter it;
+	struct vm_area *vma;
+	uint8_t *pte;
+
+	rmap_iter_init(&it, folio_mapping(folio), folio->index);
+	while ((pte = rmap_iter_next(&it, &vma)))
+		*pte &= (uint8_t)~PTE_DIRTY;
+}
+
 uint32_t file_disk_version(const struct address_space *as, uint64_t index)
 {
 	return as->disk_version ? as->disk_version[index] : 0;
@@ -385,7 +397,7 @@ static uint64_t writeback_file(struct bdi_writeback *wb, struct address_space *a
 			folio_clear_dirty(folio);
 			mod_lruvec_state(folio_lruvec(folio), NR_FILE_DIRTY, -1);
 			as->nr_dirty--;
-			as->ptes[i] &= (uint8_t)~PTE_DIRTY;
+			folio_mkclean(folio);
 			if (as->disk_version)
 				as->disk_version[i] = folio->version;
 			folio_set_writeback(folio);

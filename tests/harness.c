@@ -264,3 +264,10 @@ char *harness_write_temp(const char *text)
 	ck_assert_int_eq(fclose(f), 0);
 	return path;
 }
+
+uint8_t *harness_file_pte(struct task *t, struct address_space *f, uint64_t index)
+{
+	struct vm_area *vma = task_mmap_file(t, f);
+
+	return vma ? &vma->ptes[index] : NULL;
+}

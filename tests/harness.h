@@ -69,4 +69,7 @@ int harness_exec(const char *const *argv, char **out, char **err);
 /* Writes text to a new temporary file "<dir>/mmemu-test-XXXXXX.ini"; returns its path. */
 char *harness_write_temp(const char *text);
 
+/* The PTE of t's mapping of file f for page `index` (the mapping is made if absent). */
+uint8_t *harness_file_pte(struct task *t, struct address_space *f, uint64_t index);
+
 #endif

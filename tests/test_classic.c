@@ -576,8 +576,8 @@ static void references_fn(struct actor *a, void *arg)
 	F = page_of(fx.file, 5);
 	for (int i = 0; i <= 5; i++)
 		ck_assert(!folio_test_referenced(page_of(fx.file, (uint64_t)i)));
-	ck_assert(fx.file->ptes[0] & PTE_YOUNG);
-	ck_assert(!(fx.file->ptes[2] & PTE_PRESENT));
+	ck_assert((*harness_file_pte(fx.task, fx.file, 0)) & PTE_YOUNG);
+	ck_assert(!((*harness_file_pte(fx.task, fx.file, 2)) & PTE_PRESENT));
 
 	/* A: young PTE + PG_referenced -> activate */
 	folio_set_referenced(A);
@@ -585,9 +585,9 @@ static void references_fn(struct actor *a, void *arg)
 	/* C: not mapped, PG_referenced -> reclaim (clean) */
 	folio_set_referenced(C);
 	/* D: mapped, not young -> unmap and free */
-	fx.file->ptes[3] &= (uint8_t)~PTE_YOUNG;
+	(*harness_file_pte(fx.task, fx.file, 3)) &= (uint8_t)~PTE_YOUNG;
 	/* E: mapped dirty, not young -> unmapped, dirty: left for writeback, activated */
-	fx.file->ptes[4] &= (uint8_t)~PTE_YOUNG;
+	(*harness_file_pte(fx.task, fx.file, 4)) &= (uint8_t)~PTE_YOUNG;
 	/* F: not mapped, no reference -> free */
 
 	flist_init(&list);
@@ -614,25 +614,25 @@ static void references_fn(struct actor *a, void *arg)
 
 	ck_assert(on_list(&list, A));
 	ck_assert(folio_test_active(A));
-	ck_assert(!(fx.file->ptes[0] & PTE_YOUNG));	/* the rmap walk cleared it */
-	ck_assert(fx.file->ptes[0] & PTE_PRESENT);
+	ck_assert(!((*harness_file_pte(fx.task, fx.file, 0)) & PTE_YOUNG));	/* the rmap walk cleared it */
+	ck_assert((*harness_file_pte(fx.task, fx.file, 0)) & PTE_PRESENT);
 
 	ck_assert(on_list(&list, B));
 	ck_assert(!folio_test_active(B));
 	ck_assert(folio_test_referenced(B));
-	ck_assert(!(fx.file->ptes[1] & PTE_YOUNG));
-	ck_assert(fx.file->ptes[1] & PTE_PRESENT);
+	ck_assert(!((*harness_file_pte(fx.task, fx.file, 1)) & PTE_YOUNG));
+	ck_assert((*harness_file_pte(fx.task, fx.file, 1)) & PTE_PRESENT);
 
 	expect_shadow(fx.file, 2);
 	expect_shadow(fx.file, 3);
-	ck_assert_uint_eq(fx.file->ptes[3], 0);
+	ck_assert_uint_eq((*harness_file_pte(fx.task, fx.file, 3)), 0);
 	expect_shadow(fx.file, 5);
 
 	ck_assert(on_list(&list, E));
 	ck_assert(folio_test_active(E));
 	ck_assert(folio_test_dirty(E));
 	ck_assert(folio_test_reclaim(E));
-	ck_assert_uint_eq(fx.file->ptes[4], 0);
+	ck_assert_uint_eq((*harness_file_pte(fx.task, fx.file, 4)), 0);
 
 	/* D and E were unmapped */
 	ck_assert_uint_eq(memcg_page_state(fx.memcg, NR_FILE_MAPPED), mapped - 2);
@@ -667,15 +667,15 @@ static void fault_around_fn(struct actor *a, void *arg)
 	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 33, false), ACCESS_MINOR);
 	ck_assert_uint_eq(memcg_page_state(fx.memcg, NR_FILE_MAPPED), 16);
 	for (uint64_t i = 32; i < 48; i++)
-		ck_assert(fx.file->ptes[i] & PTE_PRESENT && fx.file->ptes[i] & PTE_YOUNG);
-	ck_assert(!(fx.file->ptes[31] & PTE_PRESENT));
-	ck_assert(!(fx.file->ptes[48] & PTE_PRESENT));
+		ck_assert((*harness_file_pte(fx.task, fx.file, i)) & PTE_PRESENT && (*harness_file_pte(fx.task, fx.file, i)) & PTE_YOUNG);
+	ck_assert(!((*harness_file_pte(fx.task, fx.file, 31)) & PTE_PRESENT));
+	ck_assert(!((*harness_file_pte(fx.task, fx.file, 48)) & PTE_PRESENT));
 	/* page 20 is not cached: window 16..31 maps 24..31, then 20 faults */
 	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 20, false), ACCESS_MAJOR);
-	ck_assert(fx.file->ptes[24] & PTE_PRESENT);
+	ck_assert((*harness_file_pte(fx.task, fx.file, 24)) & PTE_PRESENT);
 	/* a write fault (do_shared_fault) maps just its page */
 	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 49, true), ACCESS_MINOR);
-	ck_assert(!(fx.file->ptes[50] & PTE_PRESENT));
+	ck_assert(!((*harness_file_pte(fx.task, fx.file, 50)) & PTE_PRESENT));
 }
 
 START_TEST(test_fault_around_maps_cached_window)
@@ -730,14 +730,14 @@ static void dirty_referenced_fn(struct actor *a, void *arg)
 	W = page_of(fx.file, 0);
 	/* seen once by reclaim already (PG_referenced), the PTE not young since */
 	folio_set_referenced(W);
-	fx.file->ptes[0] &= (uint8_t)~PTE_YOUNG;
+	(*harness_file_pte(fx.task, fx.file, 0)) &= (uint8_t)~PTE_YOUNG;
 	flist_init(&list);
 	isolate(&list, W);
 	ck_assert_uint_eq(shrink_folio_list(&list, NODE_DATA(0), &sc, &stat, false), 0);
 	unisolate(NR_ISOLATED_FILE, 1);
 	ck_assert_uint_eq(list.nr, 1);
 	ck_assert(folio_test_dirty(W));
-	ck_assert_uint_eq(fx.file->ptes[0], 0);
+	ck_assert_uint_eq((*harness_file_pte(fx.task, fx.file, 0)), 0);
 	ck_assert_msg(folio_test_reclaim(W), "dirty file folio not marked PG_reclaim");
 	ck_assert_msg(folio_test_active(W), "dirty file folio not activated");
 	ck_assert_uint_eq(stat.nr_activate[1], 1);
@@ -771,7 +771,7 @@ static void kswapd_dirty_fn(struct actor *a, void *arg)
 	(void)arg;
 	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 0, true), ACCESS_MAJOR);
 	W = page_of(fx.file, 0);
-	fx.file->ptes[0] &= (uint8_t)~PTE_YOUNG;
+	(*harness_file_pte(fx.task, fx.file, 0)) &= (uint8_t)~PTE_YOUNG;
 	folio_set_reclaim(W);
 	sc.kswapd = true;
 	sc.target_mem_cgroup = NULL;
@@ -878,6 +878,75 @@ START_TEST(test_handle_reclaim_writeback_wakeup)
 END_TEST
 
 /*
+ * Two processes map one file: each has its own PTE (struct vm_area), the
+ * folio's mapcount is 2 but NR_FILE_MAPPED counts the page once; young PTEs
+ * in both mappings are two references (folio_referenced() walks the rmap),
+ * which activates at once; unmapping clears both PTEs and the page leaves
+ * NR_FILE_MAPPED once. With one PTE shared by all mappers, both fail.
+ */
+static void two_mms_fn(struct actor *a, void *arg)
+{
+	struct scan_control sc = reclaim_sc(a);
+	struct reclaim_stat stat;
+	struct task *other = task_create("u", fx.memcg, 0);
+	struct flist list;
+	struct folio *A, *B;
+	uint64_t mapped;
+
+	(void)arg;
+	ck_assert_ptr_nonnull(other);
+	mm.fault_around_pages = 1;
+	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 0, false), ACCESS_MAJOR);
+	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 1, false), ACCESS_MINOR);
+	/* the other process finds the page cached but has no PTE yet: a minor fault */
+	ck_assert_int_eq(filemap_map_access(a, other, fx.file, 0, false), ACCESS_MINOR);
+	ck_assert_int_eq(filemap_map_access(a, other, fx.file, 0, false), ACCESS_HIT);
+	A = page_of(fx.file, 0);
+	B = page_of(fx.file, 1);
+	ck_assert_uint_eq(folio_mapcount(A), 2);
+	ck_assert_uint_eq(folio_mapcount(B), 1);
+	mapped = memcg_page_state(fx.memcg, NR_FILE_MAPPED);
+	ck_assert_uint_eq(mapped, 2);	/* pages 0 and 1, page 0 once for both mms */
+	ck_assert_ptr_ne(harness_file_pte(fx.task, fx.file, 0), harness_file_pte(other, fx.file, 0));
+
+	/* A young in both mms: activated on first sight; B young once: kept */
+	flist_init(&list);
+	isolate(&list, A);
+	isolate(&list, B);
+	ck_assert_uint_eq(shrink_folio_list(&list, NODE_DATA(0), &sc, &stat, false), 0);
+	unisolate(NR_ISOLATED_FILE, 2);
+	ck_assert(folio_test_active(A));
+	ck_assert(!folio_test_active(B));
+	ck_assert(!(*harness_file_pte(fx.task, fx.file, 0) & PTE_YOUNG));
+	ck_assert(!(*harness_file_pte(other, fx.file, 0) & PTE_YOUNG));
+	putback(&list);
+
+	/* not young anywhere now: A is unmapped from both mms and freed */
+	folio_clear_referenced(A);
+	flist_init(&list);
+	isolate(&list, A);
+	ck_assert_uint_eq(shrink_folio_list(&list, NODE_DATA(0), &sc, &stat, false), 1);
+	unisolate(NR_ISOLATED_FILE, 1);
+	ck_assert_uint_eq(*harness_file_pte(fx.task, fx.file, 0), 0);
+	ck_assert_uint_eq(*harness_file_pte(other, fx.file, 0), 0);
+	ck_assert_uint_eq(fx.file->mapcount[0], 0);
+	ck_assert_uint_eq(memcg_page_state(fx.memcg, NR_FILE_MAPPED), mapped - 1);
+	/* the other process exits: its PTEs go, the page stays mapped by the first */
+	ck_assert_uint_eq(folio_mapcount(B), 1);
+	task_exit(a, other);
+	ck_assert_uint_eq(folio_mapcount(B), 1);
+	ck_assert_uint_eq(memcg_page_state(fx.memcg, NR_FILE_MAPPED), mapped - 1);
+	assert_invariants();
+}
+
+START_TEST(test_rmap_two_mms)
+{
+	fixture_boot();
+	harness_run_actor(two_mms_fn, NULL);
+}
+END_TEST
+
+/*
  * workingset_eviction(folio, target_memcg): the shadow names the lruvec of
  * the reclaim root (mm/workingset.c, "detect file thrashing at the reclaim
  * root"); global reclaim records the root memcg, limit reclaim its target.
@@ -968,7 +1037,7 @@ static void no_unmap_locked_fn(struct actor *a, void *arg)
 	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 0, false), ACCESS_MAJOR);
 	M = page_of(fx.file, 0);
 	L = page_of(fx.file, 9);
-	fx.file->ptes[0] &= (uint8_t)~PTE_YOUNG;
+	(*harness_file_pte(fx.task, fx.file, 0)) &= (uint8_t)~PTE_YOUNG;
 	folio_set_locked(L);
 	sc.may_unmap = false;
 	flist_init(&list);
@@ -982,7 +1051,7 @@ static void no_unmap_locked_fn(struct actor *a, void *arg)
 	ck_assert_uint_eq(stat.nr_unmap_fail, 1);
 	ck_assert(!folio_test_active(M));
 	ck_assert(!folio_test_active(L));
-	ck_assert(fx.file->ptes[0] & PTE_PRESENT);
+	ck_assert((*harness_file_pte(fx.task, fx.file, 0)) & PTE_PRESENT);
 	folio_clear_locked(L);
 	putback(&list);
 	assert_invariants();
@@ -1078,6 +1147,7 @@ static Suite *classic_suite(void)
 	tcase_add_test(tc, test_shrink_folio_list_ignore_references);
 	tcase_add_test(tc, test_shrink_folio_list_dirty_referenced_file);
 	tcase_add_test(tc, test_kswapd_never_writes_file_folios);
+	tcase_add_test(tc, test_rmap_two_mms);
 	tcase_add_test(tc, test_congested_throttle);
 	tcase_add_test(tc, test_handle_reclaim_writeback_wakeup);
 	tcase_add_test(tc, test_shadow_names_reclaim_root);

@@ -392,14 +392,14 @@ static void walk_update_folio(bool walk, struct lruvec *lruvec, struct folio *fo
 	}
 }
 
-/* get_pfn_folio(): the folio behind a PTE, if it is on this lruvec's lists */
-static struct folio *get_pte_folio(const struct address_space *as, uint64_t i,
-				   const struct lruvec *lruvec)
+/* get_pfn_folio(): the folio behind a young PTE, if it is on this lruvec's lists */
+static struct folio *get_pte_folio(const struct address_space *as, const uint8_t *ptes,
+				   uint64_t i, const struct lruvec *lruvec)
 {
 	uint64_t entry;
 	struct folio *folio;
 
-	if (!(as->ptes[i] & PTE_PRESENT) || !(as->ptes[i] & PTE_YOUNG))
+	if (!(ptes[i] & PTE_PRESENT) || !(ptes[i] & PTE_YOUNG))
 		return NULL;
 	entry = as->slots[i];
 	if (!entry || xa_is_value(entry))
@@ -412,19 +412,21 @@ static struct folio *get_pte_folio(const struct address_space *as, uint64_t i,
 }
 
 /*
- * walk_pte_range() over the tables of one mapping that pass the filter.
- * Like walk_mm(), it yields between page tables (cond_resched), so other
- * reclaimers run meanwhile; it stops when another thread aged the lruvec
- * (max_seq moved past the walk's seq). Returns false when it stopped.
+ * walk_pmd_range() and walk_pte_range() over one mapping's page tables
+ * (`ptes`: an anon region's, or one mm's PTEs of a file): each PMD entry
+ * costs a visit; the PTE tables that pass the Bloom filter are read PTE by
+ * PTE. Like walk_mm(), it yields between page tables (cond_resched), so
+ * other reclaimers run meanwhile; it stops when another thread aged the
+ * lruvec (max_seq moved past the walk's seq). Returns false when it stopped.
  */
-static bool walk_mapping(struct lruvec *lruvec, struct address_space *as, uint64_t seq,
-			 bool force_scan)
+static bool walk_mapping(struct lruvec *lruvec, struct address_space *as, uint8_t *ptes,
+			 uint64_t seq, bool force_scan)
 {
 	struct lru_gen_folio *lrugen = lrugen_of(lruvec);
 	int gen = lru_gen_from_seq(seq);
 	uint64_t nr_tables = (as->nr_pages + PTRS_PER_PTE - 1) / PTRS_PER_PTE;
 
-	if (!as->ptes || !as->nr_resident)
+	if (!ptes || !as->nr_resident)
 		return true;
 	for (uint64_t t = 0; t < nr_tables; t++) {
 		uint64_t start = t * PTRS_PER_PTE, end = start + PTRS_PER_PTE;
@@ -433,6 +435,7 @@ static bool walk_mapping(struct lruvec *lruvec, struct address_space *as, uint64
 		/* another thread might have called inc_max_seq() */
 		if (lrugen->max_seq != seq)
 			return false;
+		charge(COST_PT_WALK_PMD_NS);
 		if (!force_scan && !test_bloom_filter(lrugen, seq, as->id, t))
 			continue;
 		if (end > as->nr_pages)
@@ -441,11 +444,11 @@ static bool walk_mapping(struct lruvec *lruvec, struct address_space *as, uint64
 			struct folio *folio;
 
 			total++;
-			folio = get_pte_folio(as, i, lruvec);
+			folio = get_pte_folio(as, ptes, i, lruvec);
 			if (!folio)
 				continue;
-			as->ptes[i] &= (uint8_t)~PTE_YOUNG;
-			walk_update_folio(true, lruvec, folio, gen, as->ptes[i] & PTE_DIRTY);
+			ptes[i] &= (uint8_t)~PTE_YOUNG;
+			walk_update_folio(true, lruvec, folio, gen, ptes[i] & PTE_DIRTY);
 			young++;
 		}
 		/* carry dense tables over to the next generation */
@@ -459,17 +462,21 @@ static bool walk_mapping(struct lruvec *lruvec, struct address_space *as, uint64
 }
 
 /* walk_mm(): one task's (mm's) anonymous regions when anon is evictable, and its
- * mapped files unless reclaim is anon-only */
+ * file mappings unless reclaim is anon-only */
 static void walk_mm(struct lruvec *lruvec, struct task *t, uint64_t seq, int swappiness,
 		    bool force_scan)
 {
 	if (swappiness)
-		for (int r = 0; r < t->nr_regions; r++)
-			if (!walk_mapping(lruvec, mm.mappings[t->regions[r]], seq, force_scan))
+		for (int r = 0; r < t->nr_regions; r++) {
+			struct address_space *as = mm.mappings[t->regions[r]];
+
+			if (!walk_mapping(lruvec, as, as->ptes, seq, force_scan))
 				return;
+		}
 	if (swappiness <= MAX_SWAPPINESS)
-		for (int f = 0; f < t->nr_files; f++)
-			if (!walk_mapping(lruvec, mm.mappings[t->files[f]], seq, force_scan))
+		for (int v = 0; v < t->nr_vmas; v++)
+			if (!walk_mapping(lruvec, t->vmas[v]->file, t->vmas[v]->ptes, seq,
+					  force_scan))
 				return;
 }
 
@@ -480,9 +487,11 @@ static void walk_mm(struct lruvec *lruvec, struct task *t, uint64_t seq, int swa
  * (mm_seq++) and returns true: that one increments max_seq. A caller whose
  * seq was already completed by others gets no task and false.
  */
-static bool iterate_mm_list(struct lruvec *lruvec, uint64_t seq, struct task **iter)
+static bool iterate_mm_list(struct lruvec *lruvec, uint64_t seq, bool force_scan,
+			    struct task **iter)
 {
 	struct lru_gen_folio *lrugen = lrugen_of(lruvec);
+	uint8_t key = (uint8_t)(1U << (lruvec->nid % 8));
 
 	*iter = NULL;
 	if (seq <= lrugen->mm_seq)
@@ -496,6 +505,11 @@ static bool iterate_mm_list(struct lruvec *lruvec, uint64_t seq, struct task **i
 		struct task *t = mm.tasks[lrugen->mm_head++];
 
 		if (t->memcg == lruvec->memcg && !t->oom_killed) {
+			/* get_next_mm(): skip an mm that has not run since this
+			 * node's last walk (lru_gen_use_mm() sets the bit) */
+			if (!force_scan && !(t->lru_gen_bitmap & key))
+				continue;
+			t->lru_gen_bitmap &= (uint8_t)~key;
 			/* mmget_not_zero(): the walk may yield and the task exit */
 			task_get(t);
 			*iter = t;
@@ -705,7 +719,7 @@ bool try_to_inc_max_seq(struct lruvec *lruvec, uint64_t seq, int swappiness,
 	/* x86 sets the accessed bit in hardware: walk the page tables, one
 	 * task at a time, sharing the iteration with concurrent agers */
 	do {
-		last = iterate_mm_list(lruvec, seq, &t);
+		last = iterate_mm_list(lruvec, seq, false, &t);
 		if (t) {
 			walk_mm(lruvec, t, seq, swappiness, false);
 			task_put(current_actor, t);
@@ -721,11 +735,11 @@ bool try_to_inc_max_seq(struct lruvec *lruvec, uint64_t seq, int swappiness,
  * ================================================================ */
 
 /*
- * lru_gen_look_around(): a young PTE found by the eviction's rmap walk;
- * scan up to MIN_LRU_BATCH neighbours in the same PTE table and promote
- * the young ones. Returns true if the PTE itself was young.
+ * lru_gen_look_around(): a young PTE found by the eviction's rmap walk in
+ * one mapping (`ptes`); scan up to MIN_LRU_BATCH neighbours in the same PTE
+ * table and promote the young ones. Returns true if the PTE itself was young.
  */
-static bool lru_gen_look_around(struct folio *folio, struct scan_control *sc)
+static bool lru_gen_look_around(struct folio *folio, uint8_t *ptes, struct scan_control *sc)
 {
 	struct address_space *as = folio_mapping(folio);
 	struct lruvec *lruvec = folio_lruvec(folio);
@@ -737,9 +751,9 @@ static bool lru_gen_look_around(struct folio *folio, struct scan_control *sc)
 	bool walk = sc->mm_walk;
 	int young = 1, total = 0;
 
-	if (!(as->ptes[i] & PTE_YOUNG))
+	if (!(ptes[i] & PTE_YOUNG))
 		return false;
-	as->ptes[i] &= (uint8_t)~PTE_YOUNG;
+	ptes[i] &= (uint8_t)~PTE_YOUNG;
 	start = i - i % PTRS_PER_PTE;
 	end = start + PTRS_PER_PTE;
 	if (end > as->nr_pages)
@@ -760,11 +774,11 @@ static bool lru_gen_look_around(struct folio *folio, struct scan_control *sc)
 		struct folio *f;
 
 		total++;
-		f = get_pte_folio(as, j, lruvec);
+		f = get_pte_folio(as, ptes, j, lruvec);
 		if (!f)
 			continue;
-		as->ptes[j] &= (uint8_t)~PTE_YOUNG;
-		walk_update_folio(walk, lruvec, f, gen, as->ptes[j] & PTE_DIRTY);
+		ptes[j] &= (uint8_t)~PTE_YOUNG;
+		walk_update_folio(walk, lruvec, f, gen, ptes[j] & PTE_DIRTY);
 		young++;
 	}
 	charge((uint64_t)total * COST_PT_WALK_PTE_NS + (uint64_t)young * COST_PT_YOUNG_NS);
@@ -774,16 +788,24 @@ static bool lru_gen_look_around(struct folio *folio, struct scan_control *sc)
 	return true;
 }
 
-/* folio_check_references() with lru_gen_enabled() */
+/*
+ * folio_check_references() with lru_gen_enabled(): folio_referenced() walks
+ * the rmap and looks around every young PTE, one per mapping; any young
+ * mapping counts as a reference.
+ */
 static enum folio_references lru_gen_check_references(struct folio *folio,
 						      struct scan_control *sc)
 {
-	struct address_space *as = folio_mapping(folio);
-	bool referenced = false;
+	struct rmap_iter it;
+	struct vm_area *vma;
+	int referenced = 0;
+	uint8_t *pte;
 
-	if (as->ptes && (as->ptes[folio->index] & PTE_PRESENT)) {
+	rmap_iter_init(&it, folio_mapping(folio), folio->index);
+	while ((pte = rmap_iter_next(&it, &vma))) {
 		charge(COST_RMAP_WALK_NS);
-		referenced = lru_gen_look_around(folio, sc);
+		referenced += lru_gen_look_around(folio, vma ? vma->ptes : folio_mapping(folio)->ptes,
+						  sc);
 	}
 	if (!referenced)
 		return FOLIOREF_RECLAIM;
@@ -1117,13 +1139,6 @@ int isolate_folios(uint64_t nr_to_scan, struct lruvec *lruvec, struct scan_contr
 			break;
 		}
 	}
-}
-
-static bool folio_mapped(const struct folio *folio)
-{
-	const struct address_space *as = folio_mapping(folio);
-
-	return as->ptes && (as->ptes[folio->index] & PTE_PRESENT);
 }
 
 int evict_folios(uint64_t nr_to_scan, struct lruvec *lruvec, struct scan_control *sc,

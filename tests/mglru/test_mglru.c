@@ -1475,7 +1475,7 @@ static void fault_placement_body(struct actor *a, void *arg)
 	if (v->fault_mark_accessed) {
 		ck_assert(!folio_test_workingset(f));
 		ck_assert_int_eq(folio_lru_refs(f), 2);
-		fx.file->ptes[100] |= PTE_YOUNG;
+		(*harness_file_pte(fx.task, fx.file, 100)) |= PTE_YOUNG;
 		ck_assert_int_eq(mm.policy->check_references(f, &sc), FOLIOREF_ACTIVATE);
 		ck_assert(folio_test_workingset(f));
 	}
@@ -1490,6 +1490,57 @@ START_TEST(test_fault_placement_72)
 {
 	boot(_i ? &mglru_72_policy : &mglru_budget_policy);
 	run_body(fault_placement_body, NULL);
+}
+END_TEST
+
+/* ==================================================================
+ * 12. the aging's page-table walk: one mm at a time, get_next_mm()
+ * ================================================================== */
+
+/*
+ * Each mm that maps a file is walked on its own PTEs, and an mm that has
+ * not run since this node's last walk is skipped (get_next_mm(): the
+ * lru_gen bitmap that lru_gen_use_mm() sets at a context switch). Walking
+ * the idle mm anyway (or one shared PTE for both mms) fails.
+ */
+static void next_mm_body(struct actor *a, void *arg)
+{
+	struct lru_gen_folio *lrugen = lrugen_of(fx.lruvec);
+	struct task *idle = task_create("idle", fx.memcg, 0);
+	struct scan_control sc;
+	uint8_t *mine, *theirs;
+
+	(void)arg;
+	ck_assert_ptr_nonnull(idle);
+	mm.fault_around_pages = 1;
+	/* a dense PTE table in both mms (the Bloom filter keeps it for the next walk) */
+	for (uint64_t i = 0; i < 2 * MIN_LRU_BATCH; i++) {
+		ck_assert_int_ge(filemap_map_access(a, fx.task, fx.file, i, false), 0);
+		ck_assert_int_ge(filemap_map_access(a, idle, fx.file, i, false), 0);
+	}
+	mine = harness_file_pte(fx.task, fx.file, 0);
+	theirs = harness_file_pte(idle, fx.file, 0);
+	ck_assert(*mine & PTE_YOUNG);
+	ck_assert(*theirs & PTE_YOUNG);
+	init_sc(&sc, a, DEF_PRIORITY);
+	/* the first walk visits both (both ran) and clears their young bits */
+	ck_assert(try_to_inc_max_seq(fx.lruvec, lrugen->max_seq, 0, &sc));
+	ck_assert(!(*mine & PTE_YOUNG));
+	ck_assert(!(*theirs & PTE_YOUNG));
+	/* the task runs and touches the page again; the idle one does not run,
+	 * though its PTE says young (set behind the walk's back for the test) */
+	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 0, false), ACCESS_HIT);
+	*theirs |= PTE_YOUNG;
+	ck_assert(try_to_inc_max_seq(fx.lruvec, lrugen->max_seq, 0, &sc));
+	ck_assert(!(*mine & PTE_YOUNG));
+	ck_assert_msg(*theirs & PTE_YOUNG, "an mm that did not run was walked");
+	assert_invariants();
+}
+
+START_TEST(test_walk_skips_idle_mm)
+{
+	boot(_i ? &mglru_budget_policy : &mglru_old_policy);
+	run_body(next_mm_body, NULL);
 }
 END_TEST
 
@@ -1558,6 +1609,7 @@ static Suite *mglru_suite(void)
 	tcase_add_test(tc, test_writeback_stats_once_per_batch);
 	tcase_add_loop_test(tc, test_root_reclaim_needs_writepage, 0, 2);
 	tcase_add_loop_test(tc, test_fault_placement_72, 0, 2);
+	tcase_add_loop_test(tc, test_walk_skips_idle_mm, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
