@@ -89,13 +89,18 @@ struct address_space *file_create(const char *name, uint64_t nr_pages,
 	as->slots = calloc(nr_pages, sizeof(*as->slots));
 	as->mapcount = calloc(nr_pages ? nr_pages : 1, sizeof(*as->mapcount));
 	as->disk_version = calloc(nr_pages ? nr_pages : 1, sizeof(*as->disk_version));
+	as->dirty_tag = calloc(nr_pages / 64 + 1, sizeof(*as->dirty_tag));
+	as->dirty_tag_sum = calloc(nr_pages / 4096 + 1, sizeof(*as->dirty_tag_sum));
 	as->bdev = bdev;
 	as->bdev_start = bdev_start;
 	as->exec = exec;
-	if (!as->slots || !as->mapcount || !as->disk_version || mapping_register(as)) {
+	if (!as->slots || !as->mapcount || !as->disk_version || !as->dirty_tag ||
+	    !as->dirty_tag_sum || mapping_register(as)) {
 		free(as->slots);
 		free(as->mapcount);
 		free(as->disk_version);
+		free(as->dirty_tag);
+		free(as->dirty_tag_sum);
 		free(as);
 		return NULL;
 	}

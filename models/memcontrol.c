@@ -170,37 +170,83 @@ done:
 
 /* ---- rstat: the statistics readers see (mem_cgroup_flush_stats) ---- */
 
-/* FLUSH_TIME = 2 * HZ: the period of flush_memcg_stats_dwork (mm/memcontrol.c) */
+/*
+ * The rule of mm/memcontrol.c (2025-26): every stat change counts towards
+ * the memcg's and its ancestors' pending updates (memcg_rstat_updated());
+ * flush_memcg_stats_dwork() flushes everything every FLUSH_TIME = 2 * HZ,
+ * whatever is pending; mem_cgroup_flush_stats(memcg) flushes memcg's
+ * subtree only when more than MEMCG_CHARGE_BATCH * nr_cpus updates are
+ * pending (memcg_vmstats_needs_flush()); mem_cgroup_wb_stats() calls
+ * mem_cgroup_flush_stats_ratelimited(), which does so only when the
+ * periodic flush is a full cycle late, so writeback sees stats up to 2 s
+ * old. (The kernel's reclaim heuristics, prepare_scan_control() and
+ * workingset_test_recent(), read the same stale lruvec stats; here they
+ * read exact ones.)
+ */
 #define MEMCG_FLUSH_TIME_NS (2 * NSEC_PER_SEC)
+/* MEMCG_CHARGE_BATCH (include/linux/memcontrol.h) */
+#define MEMCG_CHARGE_BATCH 64
 
 uint64_t memcg_page_state_flushed(const struct mem_cgroup *memcg, enum node_stat_item idx)
 {
-	return memcg->vmstats_flushed[idx];
+	uint64_t sum = 0;
+	int nid;
+
+	for_each_node(nid)
+		sum += lruvec_page_state_flushed(memcg->lruvec[nid], idx);
+	return sum;
 }
 
-/*
- * do_flush_stats() of the root: every memcg's hierarchical counters become
- * visible to readers of flushed stats. The kernel skips a flush when fewer
- * than MEMCG_CHARGE_BATCH updates per CPU are pending; the periodic flusher
- * ignores that, and so do we.
- */
-void mem_cgroup_flush_stats(void)
+static bool memcg_vmstats_needs_flush(const struct mem_cgroup *memcg)
 {
-	for (int id = 1; id <= mm.nr_memcgs; id++) {
-		struct mem_cgroup *memcg = mm.memcgs[id];
+	uint64_t cpus = 0;
+	int nid;
 
-		for (int i = 0; i < NR_NODE_STAT_ITEMS; i++)
-			memcg->vmstats_flushed[i] = memcg_page_state(memcg, (enum node_stat_item)i);
+	for_each_node(nid)
+		cpus += (uint64_t)mm.machine.node[nid].nr_cpus;
+	return memcg->stats_updates > MEMCG_CHARGE_BATCH * cpus;
+}
+
+/* do_flush_stats(): memcg's subtree becomes what readers see */
+void mem_cgroup_do_flush_stats(struct mem_cgroup *memcg)
+{
+	struct mem_cgroup *pos = NULL;
+
+	if (!memcg)
+		memcg = mm.root_mem_cgroup;
+	while ((pos = mem_cgroup_iter(memcg, pos))) {
+		int nid;
+
+		for_each_node(nid) {
+			struct lruvec *lruvec = pos->lruvec[nid];
+
+			for (int i = 0; i < NR_NODE_STAT_ITEMS; i++)
+				lruvec->stat_flushed[i] = (int64_t)lruvec_page_state(
+					lruvec, (enum node_stat_item)i);
+		}
+		pos->stats_updates = 0;
 	}
-	mm.stats_flush_last_ns = current_actor ? actor_now_ns(current_actor) : engine_clock_ns();
+	if (memcg == mm.root_mem_cgroup)
+		mm.stats_flush_last_ns = current_actor ? actor_now_ns(current_actor)
+						       : engine_clock_ns();
 	mm.nr_stats_flushes++;
 }
 
-/* Only flush if the periodic flusher is one full cycle late (2 * FLUSH_TIME). */
-void mem_cgroup_flush_stats_ratelimited(uint64_t now_ns)
+void mem_cgroup_flush_stats(struct mem_cgroup *memcg)
 {
-	if (now_ns > mm.stats_flush_last_ns + 2 * MEMCG_FLUSH_TIME_NS)
-		mem_cgroup_flush_stats();
+	if (!memcg)
+		memcg = mm.root_mem_cgroup;
+	if (memcg_vmstats_needs_flush(memcg))
+		mem_cgroup_do_flush_stats(memcg);
+}
+
+/* Only flush if the periodic flusher is one full cycle late (2 * FLUSH_TIME). */
+void mem_cgroup_flush_stats_ratelimited(struct mem_cgroup *memcg)
+{
+	uint64_t now = current_actor ? actor_now_ns(current_actor) : engine_clock_ns();
+
+	if (now > mm.stats_flush_last_ns + 2 * MEMCG_FLUSH_TIME_NS)
+		mem_cgroup_flush_stats(memcg);
 }
 
 /* flush_memcg_stats_dwork(): queued FLUSH_TIME after boot, then every FLUSH_TIME */
@@ -209,7 +255,7 @@ static void stats_flusher_fn(struct actor *self, void *arg)
 	(void)arg;
 	for (;;) {
 		actor_sleep_ns(self, MEMCG_FLUSH_TIME_NS);
-		mem_cgroup_flush_stats();
+		mem_cgroup_do_flush_stats(mm.root_mem_cgroup);
 	}
 }
 

@@ -29,14 +29,16 @@ void mem_cgroup_uncharge(struct mem_cgroup *memcg, uint64_t nr_pages);
 /* Charges one page if every ancestor has room; no reclaim. */
 bool mem_cgroup_try_charge_noreclaim(struct mem_cgroup *memcg);
 /*
- * memcg statistics as rstat readers see them (cgroup v2): memcg_page_state()
- * as of the last flush. The periodic flusher (flush_memcg_stats_dwork)
- * flushes every FLUSH_TIME; mem_cgroup_flush_stats_ratelimited() flushes
- * only when it is a full cycle late.
+ * memcg statistics as rstat readers see them (cgroup v2), as of the last
+ * flush (memcontrol.c has the rule): memcg_page_state_flushed() sums
+ * lruvec_page_state() over the nodes. mem_cgroup_flush_stats() flushes when
+ * enough updates are pending, _ratelimited() only when the periodic flush
+ * is late, mem_cgroup_do_flush_stats() always (NULL: the root).
  */
 uint64_t memcg_page_state_flushed(const struct mem_cgroup *memcg, enum node_stat_item idx);
-void mem_cgroup_flush_stats(void);
-void mem_cgroup_flush_stats_ratelimited(uint64_t now_ns);
+void mem_cgroup_flush_stats(struct mem_cgroup *memcg);
+void mem_cgroup_flush_stats_ratelimited(struct mem_cgroup *memcg);
+void mem_cgroup_do_flush_stats(struct mem_cgroup *memcg);
 /* Starts the periodic flusher; 0 or -ENOMEM. */
 int mem_cgroup_stats_flusher_start(void);
 void memcg_memory_event(struct mem_cgroup *memcg, enum memcg_memory_event event);

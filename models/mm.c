@@ -158,6 +158,10 @@ int mm_init(const struct machine *machine, const struct reclaim_policy *policy,
 	mm.mglru = (struct mglru_opts){ -1, -1, -1, -1, 0 };
 	/* fault_around_bytes defaults to 64 KiB (mm/memory.c) */
 	mm.fault_around_pages = 16;
+	mm.vm_dirty_ratio = DEFAULT_DIRTY_RATIO;
+	mm.vm_dirty_background_ratio = DEFAULT_DIRTY_BACKGROUND_RATIO;
+	mm.dirty_expire_ns = DEFAULT_DIRTY_EXPIRE_NS;
+	mm.dirty_writeback_interval_ns = DEFAULT_DIRTY_WRITEBACK_INTERVAL_NS;
 	rng_seed(&mm.rng, seed, "kernel");
 
 	for_each_node(nid)
@@ -208,6 +212,8 @@ void mm_exit(void)
 		free(mm.mappings[i]->slots);
 		free(mm.mappings[i]->ptes);
 		free(mm.mappings[i]->mapcount);
+		free(mm.mappings[i]->dirty_tag);
+		free(mm.mappings[i]->dirty_tag_sum);
 		free(mm.mappings[i]->disk_version);
 		free(mm.mappings[i]);
 	}
@@ -276,6 +282,14 @@ uint64_t lruvec_page_state(const struct lruvec *lruvec, enum node_stat_item idx)
 	return sum > 0 ? (uint64_t)sum : 0;
 }
 
+uint64_t lruvec_page_state_flushed(const struct lruvec *lruvec, enum node_stat_item idx)
+{
+	int64_t x = lruvec->stat_flushed[idx];
+
+	return x > 0 ? (uint64_t)x : 0;
+}
+
+/* node_page_state(): the node's vmstat counters are exact (per-CPU drift aside) */
 uint64_t node_page_state(const struct pglist_data *pgdat, enum node_stat_item idx)
 {
 	return lruvec_page_state(mm.root_mem_cgroup->lruvec[pgdat->node_id], idx);

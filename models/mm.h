@@ -136,6 +136,7 @@ struct lruvec {
 	struct mem_cgroup *memcg;	/* owner */
 	int nid;			/* node */
 	int64_t stat[NR_NODE_STAT_ITEMS];	/* local counters of this (memcg, node) */
+	int64_t stat_flushed[NR_NODE_STAT_ITEMS];	/* hierarchical, as of the last rstat flush */
 	uint64_t anon_cost;		/* lru_note_cost(): recent anon reclaim cost */
 	uint64_t file_cost;		/* ... and file */
 	uint64_t nonresident_age;	/* workingset clock: evictions + activations */
@@ -167,7 +168,7 @@ struct mem_cgroup {
 	struct lruvec *lruvec[MAX_NUMNODES];	/* per node */
 	bool online;			/* not deleted */
 	void *lrupriv;			/* policy state per memcg (memcg LRU) */
-	uint64_t vmstats_flushed[NR_NODE_STAT_ITEMS];	/* memcg_page_state() at the last rstat flush */
+	uint64_t stats_updates;		/* |stat changes| in its subtree since its last flush */
 };
 
 enum pgdat_flags {
@@ -254,6 +255,8 @@ struct address_space {
 	uint32_t mmap_miss;		/* faults that missed, less hits (read-around off past 100) */
 	double compress_ratio;		/* anon: zram compression ratio of its data (0: default) */
 	uint64_t nr_dirty;		/* dirty page cache folios */
+	uint64_t *dirty_tag;		/* file: PAGECACHE_TAG_DIRTY, a bit per page */
+	uint64_t *dirty_tag_sum;	/* file: a bit per dirty_tag word that is nonzero */
 	uint64_t dirtied_ns;		/* when it went from clean to dirty (inode->dirtied_when) */
 	uint64_t writeback_index;	/* where the flusher goes on */
 	uint32_t *disk_version;		/* data version the device holds per page */
@@ -334,6 +337,13 @@ struct mm_kernel {
 	uint64_t nr_stats_flushes;	/* memcg rstat flushes done */
 	enum memcg_reclaim_batch reclaim_batch;	/* memory.reclaim batching (memcg.reclaim_batch) */
 	unsigned int fault_around_pages;	/* debugfs fault_around_bytes / PAGE_SIZE; <= 1: off */
+	/* writeback sysctls (vm.dirty_*), kernel defaults set by mm_init() */
+	int vm_dirty_ratio;			/* vm.dirty_ratio, percent */
+	int vm_dirty_background_ratio;		/* vm.dirty_background_ratio, percent */
+	uint64_t vm_dirty_bytes;		/* vm.dirty_bytes (0: use the ratio) */
+	uint64_t vm_dirty_background_bytes;	/* vm.dirty_background_bytes (0: the ratio) */
+	uint64_t dirty_expire_ns;		/* vm.dirty_expire_centisecs */
+	uint64_t dirty_writeback_interval_ns;	/* vm.dirty_writeback_centisecs (0: no kupdate) */
 };
 
 extern struct mm_kernel mm;
@@ -372,15 +382,27 @@ int mm_init(const struct machine *machine, const struct reclaim_policy *policy,
 	    int vm_swappiness, uint64_t seed);
 void mm_exit(void);
 
-/* Local lruvec counter, as __mod_lruvec_state() would update it. */
+/*
+ * Local lruvec counter, as __mod_lruvec_state() would update it; the change
+ * counts towards the memcg's and its ancestors' pending rstat updates
+ * (memcg_rstat_updated()).
+ */
 static inline void mod_lruvec_state(struct lruvec *lruvec, enum node_stat_item idx,
 				    int64_t val)
 {
 	lruvec->stat[idx] += val;
+	for (struct mem_cgroup *m = lruvec->memcg; m; m = m->parent)
+		m->stats_updates += (uint64_t)(val < 0 ? -val : val);
 }
 
-/* lruvec_page_state(): hierarchical (the memcg and its descendants). */
+/*
+ * lruvec_page_state(): hierarchical (the memcg and its descendants), exact.
+ * The kernel's readers see the value of the last rstat flush, up to 2 s old
+ * (lruvec_page_state_flushed()); only writeback's readers here use that,
+ * see memcg_page_state_flushed().
+ */
 uint64_t lruvec_page_state(const struct lruvec *lruvec, enum node_stat_item idx);
+uint64_t lruvec_page_state_flushed(const struct lruvec *lruvec, enum node_stat_item idx);
 /* lruvec_lru_size(): pages on this lruvec's own list. */
 static inline uint64_t lruvec_lru_size(const struct lruvec *lruvec, enum lru_list lru)
 {

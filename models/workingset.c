@@ -7,6 +7,7 @@
  * stayed resident had the active list been that much smaller.
  */
 #include "models/vmscan.h"
+#include "models/memory.h"
 #include "models/workingset.h"
 
 #define SHADOW_WS_BITS 1

@@ -20,7 +20,7 @@ struct bdi_writeback {
 	struct waitq *wait;		/* it sleeps here between passes */
 	struct waitq *inflight_wait;	/* ... and here when the queue is full */
 	uint64_t inflight;		/* pages under writeback from it */
-	bool start_all;			/* wakeup_flusher_threads(): write everything */
+	bool start_all;			/* WB_start_all: wakeup_flusher_threads() asked for a flush */
 	uint64_t nr_written;		/* pages written */
 };
 
@@ -46,6 +46,51 @@ static void folio_mkclean(struct folio *folio)
 		*pte &= (uint8_t)~PTE_DIRTY;
 }
 
+/*
+ * PAGECACHE_TAG_DIRTY: writeback finds the next dirty page through the
+ * tag, as the xarray's tag search does, not by looking at every page.
+ */
+static void dirty_tag_set(struct address_space *as, uint64_t index)
+{
+	as->dirty_tag[index / 64] |= 1ULL << (index % 64);
+	as->dirty_tag_sum[index / 4096] |= 1ULL << (index / 64 % 64);
+}
+
+static void dirty_tag_clear(struct address_space *as, uint64_t index)
+{
+	uint64_t *w = &as->dirty_tag[index / 64];
+
+	*w &= ~(1ULL << (index % 64));
+	if (!*w)
+		as->dirty_tag_sum[index / 4096] &= ~(1ULL << (index / 64 % 64));
+}
+
+/* The first tagged page at or after `from`, or nr_pages when there is none. */
+static uint64_t dirty_tag_next(const struct address_space *as, uint64_t from)
+{
+	uint64_t nr_words = (as->nr_pages + 63) / 64;
+	uint64_t w = from / 64, bits;
+
+	if (from >= as->nr_pages)
+		return as->nr_pages;
+	bits = as->dirty_tag[w] & (~0ULL << (from % 64));
+	while (!bits) {
+		uint64_t s = ++w / 64, sum;
+
+		if (w >= nr_words)
+			return as->nr_pages;
+		sum = as->dirty_tag_sum[s] & (~0ULL << (w % 64));
+		while (!sum) {
+			if (++s * 64 >= nr_words)
+				return as->nr_pages;
+			sum = as->dirty_tag_sum[s];
+		}
+		w = s * 64 + (uint64_t)__builtin_ctzll(sum);
+		bits = as->dirty_tag[w];
+	}
+	return w * 64 + (uint64_t)__builtin_ctzll(bits);
+}
+
 uint32_t file_disk_version(const struct address_space *as, uint64_t index)
 {
 	return as->disk_version ? as->disk_version[index] : 0;
@@ -63,6 +108,7 @@ void folio_mark_dirty(struct folio *folio)
 		return;
 	count_vm_events(NR_DIRTIED, 1);
 	mod_lruvec_state(folio_lruvec(folio), NR_FILE_DIRTY, 1);
+	dirty_tag_set(as, folio->index);
 	if (!as->nr_dirty++)
 		as->dirtied_ns = current_actor ? actor_now_ns(current_actor) : engine_clock_ns();
 }
@@ -75,6 +121,37 @@ struct dirty_state {
 	uint64_t thresh;	/* the dirty limit */
 	uint64_t avail;		/* dirtyable memory of the domain */
 };
+
+/*
+ * domain_dirty_limits(): vm.dirty_bytes / dirty_background_bytes if set,
+ * else the ratios of the domain's dirtyable memory, in the kernel's
+ * per-PAGE_SIZE fixed point; a memcg domain turns the byte limits into
+ * ratios of the global dirtyable memory (global_avail, 0 for the global
+ * domain). A background threshold at or above the limit is halved.
+ */
+static void dirty_limits(uint64_t avail, uint64_t global_avail, struct dirty_state *ds)
+{
+	uint64_t bytes = mm.vm_dirty_bytes, bg_bytes = mm.vm_dirty_background_bytes;
+	uint64_t ratio = (uint64_t)mm.vm_dirty_ratio * PAGE_SIZE / 100;
+	uint64_t bg_ratio = (uint64_t)mm.vm_dirty_background_ratio * PAGE_SIZE / 100;
+
+	if (global_avail) {
+		if (bytes)
+			ratio = (bytes + global_avail - 1) / global_avail;
+		if (bg_bytes)
+			bg_ratio = (bg_bytes + global_avail - 1) / global_avail;
+		if (ratio > PAGE_SIZE)
+			ratio = PAGE_SIZE;
+		if (bg_ratio > PAGE_SIZE)
+			bg_ratio = PAGE_SIZE;
+		bytes = bg_bytes = 0;
+	}
+	ds->thresh = bytes ? (bytes + PAGE_SIZE - 1) / PAGE_SIZE : ratio * avail / PAGE_SIZE;
+	ds->bg_thresh = bg_bytes ? (bg_bytes + PAGE_SIZE - 1) / PAGE_SIZE
+				 : bg_ratio * avail / PAGE_SIZE;
+	if (ds->bg_thresh >= ds->thresh)
+		ds->bg_thresh = ds->thresh / 2;
+}
 
 static void global_dirty_state(struct dirty_state *ds)
 {
@@ -91,8 +168,7 @@ static void global_dirty_state(struct dirty_state *ds)
 	}
 	ds->dirty = dirty;
 	ds->avail = avail;
-	ds->thresh = avail * DIRTY_RATIO / 100;
-	ds->bg_thresh = avail * DIRTY_BACKGROUND_RATIO / 100;
+	dirty_limits(avail, 0, ds);
 }
 
 /*
@@ -104,8 +180,7 @@ static void global_dirty_state(struct dirty_state *ds)
 static void mem_cgroup_wb_stats(const struct mem_cgroup *memcg, uint64_t *filepages,
 				uint64_t *headroom, uint64_t *dirty, uint64_t *writeback)
 {
-	mem_cgroup_flush_stats_ratelimited(current_actor ? actor_now_ns(current_actor)
-							 : engine_clock_ns());
+	mem_cgroup_flush_stats_ratelimited((struct mem_cgroup *)memcg);
 	*dirty = memcg_page_state_flushed(memcg, NR_FILE_DIRTY);
 	*writeback = memcg_page_state_flushed(memcg, NR_WRITEBACK);
 	*filepages = memcg_page_state_flushed(memcg, NR_ACTIVE_FILE) +
@@ -133,8 +208,8 @@ static void memcg_dirty_state(const struct mem_cgroup *memcg, const struct dirty
 	global_clean = gds->avail - (gds->avail < gds->dirty ? gds->avail : gds->dirty);
 	other_clean = global_clean - (global_clean < clean ? global_clean : clean);
 	avail = filepages + (headroom < other_clean ? headroom : other_clean);
-	ds->thresh = avail * DIRTY_RATIO / 100;
-	ds->bg_thresh = avail * DIRTY_BACKGROUND_RATIO / 100;
+	ds->avail = avail;
+	dirty_limits(avail, gds->avail, ds);
 }
 
 /*
@@ -166,13 +241,27 @@ static void wb_wakeup(struct bdi_writeback *wb)
 	waitq_wake_all(wb->wait);
 }
 
+/* wb_start_writeback(): a request while one is pending is dropped */
 void wakeup_flusher_threads(void)
 {
 	mm.nr_flusher_wakeups++;
 	for (int i = 0; i < nr_wbs; i++) {
+		if (wbs[i].start_all)
+			continue;
 		wbs[i].start_all = true;
 		wb_wakeup(&wbs[i]);
 	}
+}
+
+/* get_nr_dirty_pages(): global NR_FILE_DIRTY, the size of a start_all flush */
+static uint64_t get_nr_dirty_pages(void)
+{
+	uint64_t nr = 0;
+	int nid;
+
+	for_each_node(nid)
+		nr += node_page_state(NODE_DATA(nid), NR_FILE_DIRTY);
+	return nr;
 }
 
 /*
@@ -367,29 +456,49 @@ static void wb_submit(struct bdi_writeback *wb, struct address_space *as, struct
 	wb_bio_submit(wb, bio, as->bdev, as->bdev_start + first, actor_now_ns(wb->actor));
 }
 
-/* writeback_single_inode(): dirty folios in file order from writeback_index */
+/*
+ * writeback_single_inode(): dirty folios in file order from writeback_index
+ * (range_cyclic), found through the dirty tag; a locked folio or one still
+ * under writeback is skipped and keeps its tag.
+ */
 static uint64_t writeback_file(struct bdi_writeback *wb, struct address_space *as,
 			       uint64_t nr_to_write)
 {
 	struct wb_bio *bio = NULL;
-	uint64_t written = 0, first = 0, scanned = 0;
-	uint64_t i = as->writeback_index;
+	uint64_t written = 0, first = 0;
+	uint64_t start = as->writeback_index < as->nr_pages ? as->writeback_index : 0;
+	uint64_t next = start;
+	bool stopped = false;
 
-	while (scanned++ < as->nr_pages && written < nr_to_write && as->nr_dirty) {
-		uint64_t entry = as->slots[i];
-		struct folio *folio;
+	/* from writeback_index to the end, then from the start of the file */
+	for (int pass = 0; pass < 2 && !stopped; pass++) {
+		uint64_t lo = pass ? 0 : start, hi = pass ? start : as->nr_pages, i;
 
-		if (entry && !xa_is_value(entry) &&
-		    folio_test_dirty(folio = folio_of((uint32_t)entry)) &&
-		    !folio_test_writeback(folio) && !folio_test_locked(folio)) {
+		for (i = dirty_tag_next(as, lo); i < hi; i = dirty_tag_next(as, i + 1)) {
+			uint64_t entry = as->slots[i];
+			struct folio *folio;
+
+			if (written >= nr_to_write || !as->nr_dirty) {
+				stopped = true;
+				break;
+			}
+			next = i + 1;
+			if (!entry || xa_is_value(entry))
+				continue;
+			folio = folio_of((uint32_t)entry);
+			if (!folio_test_dirty(folio) || folio_test_writeback(folio) ||
+			    folio_test_locked(folio))
+				continue;
 			if (bio && (bio->nr == WB_BIO_PAGES || first + bio->nr != i)) {
 				wb_submit(wb, as, bio, first);
 				bio = NULL;
 			}
 			if (!bio) {
 				bio = calloc(1, sizeof(*bio));
-				if (!bio)
+				if (!bio) {
+					stopped = true;
 					break;
+				}
 				bio->wb = wb;
 				first = i;
 			}
@@ -397,6 +506,7 @@ static uint64_t writeback_file(struct bdi_writeback *wb, struct address_space *a
 			folio_clear_dirty(folio);
 			mod_lruvec_state(folio_lruvec(folio), NR_FILE_DIRTY, -1);
 			as->nr_dirty--;
+			dirty_tag_clear(as, i);
 			folio_mkclean(folio);
 			if (as->disk_version)
 				as->disk_version[i] = folio->version;
@@ -404,45 +514,75 @@ static uint64_t writeback_file(struct bdi_writeback *wb, struct address_space *a
 			mod_lruvec_state(folio_lruvec(folio), NR_WRITEBACK, 1);
 			bio->idx[bio->nr++] = (uint32_t)entry;
 			written++;
+			if (written >= nr_to_write || !as->nr_dirty) {
+				stopped = true;
+				break;
+			}
 		}
-		if (++i >= as->nr_pages)
-			i = 0;
 	}
 	if (bio)
 		wb_submit(wb, as, bio, first);
-	as->writeback_index = i;
+	/* a full circle comes back where it started */
+	if (!stopped)
+		next = start;
+	as->writeback_index = next < as->nr_pages ? next : 0;
 	return written;
 }
 
+/*
+ * The flusher (wb_workfn -> wb_do_writeback): a start_all request writes
+ * as many pages as were dirty when it began (wb_check_start_all(), a
+ * snapshot, not until nothing is dirty), then drops the request; expired
+ * files (dirtied dirty_expire ago, kupdate) and, while the background
+ * threshold is exceeded, any file, are written MAX_WRITEBACK_PAGES at a
+ * time; then it sleeps for dirty_writeback_interval or until woken.
+ */
 static void flusher_fn(struct actor *self, void *arg)
 {
 	struct bdi_writeback *wb = arg;
+	uint64_t start_all_left = 0;	/* pages the start_all work still writes */
+	bool start_all_running = false;
 
 	for (;;) {
 		uint64_t now = actor_now_ns(self);
 		bool expired = false, wrote = false;
 
+		if (wb->start_all && !start_all_running) {
+			start_all_running = true;
+			start_all_left = get_nr_dirty_pages();
+		}
 		for (uint32_t m = 0; m < mm.nr_mappings; m++) {
 			struct address_space *as = mm.mappings[m];
+			uint64_t chunk = MAX_WRITEBACK_PAGES, n;
+			bool all = start_all_running && start_all_left;
 
 			if (as->bdev != wb->bdev || !as->nr_dirty)
 				continue;
-			expired = now >= as->dirtied_ns + DIRTY_EXPIRE_NS;
-			if (!wb->start_all && !expired && !over_bground_thresh())
+			expired = now >= as->dirtied_ns + mm.dirty_expire_ns;
+			if (!all && !expired && !over_bground_thresh())
 				continue;
+			if (all && start_all_left < chunk)
+				chunk = start_all_left;
 			while (wb->inflight >= WB_MAX_INFLIGHT)
 				waitq_wait(self, wb->inflight_wait, 0);
-			if (writeback_file(wb, as, MAX_WRITEBACK_PAGES))
+			n = writeback_file(wb, as, chunk);
+			if (n)
 				wrote = true;
+			if (start_all_running)
+				start_all_left -= n < start_all_left ? n : start_all_left;
 			if (!as->nr_dirty)
 				as->dirtied_ns = 0;
 			actor_cond_resched(self);
 		}
+		if (start_all_running && (!start_all_left || !wrote)) {
+			/* the start_all work is done: clear_bit(WB_start_all) */
+			start_all_running = false;
+			wb->start_all = false;
+		}
 		if (wrote)
 			continue;
-		wb->start_all = false;
 		/* wb_workfn: periodic kupdate writeback every dirty_writeback_interval */
-		waitq_wait(self, wb->wait, DIRTY_WRITEBACK_INTERVAL_NS);
+		waitq_wait(self, wb->wait, mm.dirty_writeback_interval_ns);
 	}
 }
 

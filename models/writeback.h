@@ -14,11 +14,11 @@
 #include "models/mm.h"
 
 /* vm.dirty_background_ratio and vm.dirty_ratio defaults (Documentation/admin-guide/sysctl/vm.rst) */
-#define DIRTY_BACKGROUND_RATIO 10
-#define DIRTY_RATIO 20
+#define DEFAULT_DIRTY_BACKGROUND_RATIO 10
+#define DEFAULT_DIRTY_RATIO 20
 /* vm.dirty_expire_centisecs = 3000, vm.dirty_writeback_centisecs = 500 */
-#define DIRTY_EXPIRE_NS (30 * NSEC_PER_SEC)
-#define DIRTY_WRITEBACK_INTERVAL_NS (5 * NSEC_PER_SEC)
+#define DEFAULT_DIRTY_EXPIRE_NS (30 * NSEC_PER_SEC)
+#define DEFAULT_DIRTY_WRITEBACK_INTERVAL_NS (5 * NSEC_PER_SEC)
 /* MAX_WRITEBACK_PAGES: 4 MiB per inode per pass (fs/fs-writeback.c) */
 #define MAX_WRITEBACK_PAGES 1024
 /* One jiffy at HZ=250 (Debian's CONFIG_HZ_250) */

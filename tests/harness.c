@@ -78,6 +78,8 @@ void harness_boot(int nr_nodes, uint64_t pages_per_node, const struct reclaim_po
 	ck_assert_int_eq(machine_init(&harness_machine, nr_nodes, pages, cpus, 10), 0);
 	harness_boot_engine(&harness_machine);
 	ck_assert_int_eq(mm_init(&harness_machine, p, 60, 1), 0);
+	/* flush_memcg_stats_dwork(), as a booted kernel has it */
+	ck_assert_int_eq(mem_cgroup_stats_flusher_start(), 0);
 }
 
 void harness_run_actor(void (*fn)(struct actor *, void *), void *arg)

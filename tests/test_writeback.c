@@ -7,9 +7,11 @@
  * dd throttling reproducer of the 2026 MGLRU series.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "models/memory.h"
 #include "models/vmscan.h"
 #include "models/writeback.h"
 #include "tests/harness.h"
@@ -56,6 +58,131 @@ static void write_then_flush(struct actor *a, void *arg)
 	}
 	c->done = true;
 }
+
+/*
+ * wb_check_start_all(): a reclaim wakeup writes as many pages as were dirty
+ * when the flusher took it up (get_nr_dirty_pages()), then stops; pages
+ * dirtied after that wait for kupdate or the background threshold. A
+ * flusher that kept writing "until nothing is dirty" fails.
+ */
+struct snapshot_case {
+	struct blockdev dev;
+	struct address_space *f;
+	struct task *t;
+	uint64_t written, dirty_left;
+};
+
+/* two WB_MAX_INFLIGHT queues' worth, so the flush is still running when the
+ * writer dirties the second part */
+#define SNAP_FIRST 8192
+#define SNAP_MORE 4096
+
+static void snapshot_fn(struct actor *a, void *arg)
+{
+	struct snapshot_case *c = arg;
+
+	for (uint64_t i = 0; i < SNAP_FIRST; i++)
+		ck_assert_int_ge(filemap_write(a, c->t, c->f, i), 0);
+	wakeup_flusher_threads();
+	actor_sleep_ns(a, 1);
+	for (uint64_t i = SNAP_FIRST; i < SNAP_FIRST + SNAP_MORE; i++)
+		ck_assert_int_ge(filemap_write(a, c->t, c->f, i), 0);
+	actor_sleep_ns(a, 2 * NSEC_PER_SEC);
+	c->written = mm.vm_events[NR_WRITTEN];
+	c->dirty_left = dirty_pages();
+}
+
+START_TEST(test_start_all_writes_a_snapshot)
+{
+	struct snapshot_case c = { 0 };
+
+	harness_boot(1, 1 << 16, &classic_policy);
+	/* no background writeback, no kupdate within the test */
+	mm.vm_dirty_background_ratio = 90;
+	mm.vm_dirty_ratio = 95;
+	harness_nvme(&c.dev);
+	/* a slow device (64 MB/s): the flusher waits on its full queue while
+	 * the writer dirties the second part */
+	c.dev.p.write_bw = 64ULL << 20;
+	ck_assert_int_eq(wb_create(&c.dev), 0);
+	c.f = file_create("f", SNAP_FIRST + SNAP_MORE, &c.dev, 0, false);
+	c.t = task_create("writer", mm.root_mem_cgroup, 0);
+	harness_run_actor(snapshot_fn, &c);
+	ck_assert_uint_eq(c.written, SNAP_FIRST);
+	ck_assert_uint_eq(c.dirty_left, SNAP_MORE);
+}
+END_TEST
+
+/*
+ * vm.dirty_bytes / vm.dirty_background_bytes replace the ratios; a
+ * background threshold at or above the limit is halved (domain_dirty_limits()).
+ */
+struct limits_case {
+	struct blockdev dev;
+	struct address_space *f;
+	struct task *t;
+	uint64_t dirty_at_rest;
+};
+
+static void bg_bytes_fn(struct actor *a, void *arg)
+{
+	struct limits_case *c = arg;
+
+	for (uint64_t i = 0; i < NR_PAGES; i++)
+		ck_assert_int_ge(filemap_write(a, c->t, c->f, i), 0);
+	/* the background flusher brings the dirty count under the threshold */
+	actor_sleep_ns(a, 200 * NSEC_PER_MSEC);
+	c->dirty_at_rest = dirty_pages();
+}
+
+START_TEST(test_dirty_background_bytes)
+{
+	struct limits_case c = { 0 };
+
+	harness_boot(1, 1 << 16, &classic_policy);
+	/* 64 pages of background threshold, far below 10% of 256 MiB */
+	mm.vm_dirty_background_bytes = 64 * 4096;
+	harness_nvme(&c.dev);
+	ck_assert_int_eq(wb_create(&c.dev), 0);
+	c.f = file_create("f", NR_PAGES, &c.dev, 0, false);
+	c.t = task_create("writer", mm.root_mem_cgroup, 0);
+	harness_run_actor(bg_bytes_fn, &c);
+	ck_assert_uint_le(c.dirty_at_rest, 64);
+	ck_assert_uint_gt(mm.vm_events[NR_WRITTEN], NR_PAGES - 64 - 1);
+}
+END_TEST
+
+/*
+ * mem_cgroup_flush_stats(): a reader's flush happens only past
+ * MEMCG_CHARGE_BATCH * nr_cpus pending updates; the periodic flush always.
+ */
+START_TEST(test_stats_flush_threshold)
+{
+	struct mem_cgroup *memcg;
+	struct lruvec *l;
+	uint64_t cpus = 0;
+	int nid;
+
+	harness_boot(1, 1 << 16, &classic_policy);
+	for_each_node(nid)
+		cpus += (uint64_t)mm.machine.node[nid].nr_cpus;
+	memcg = mem_cgroup_create(mm.root_mem_cgroup, "m");
+	l = memcg->lruvec[0];
+	mem_cgroup_do_flush_stats(NULL);
+	mod_lruvec_state(l, NR_FILE_DIRTY, (int64_t)(64 * cpus));
+	mem_cgroup_flush_stats(memcg);
+	ck_assert_uint_eq(memcg_page_state_flushed(memcg, NR_FILE_DIRTY), 0);
+	mod_lruvec_state(l, NR_FILE_DIRTY, 1);
+	mem_cgroup_flush_stats(memcg);
+	ck_assert_uint_eq(memcg_page_state_flushed(memcg, NR_FILE_DIRTY), 64 * cpus + 1);
+	/* updates count with their size, both ways, up the hierarchy */
+	mod_lruvec_state(l, NR_FILE_DIRTY, -(int64_t)(64 * cpus + 1));
+	/* the root saw all three changes: its pending count was not reset by m's flush */
+	ck_assert_uint_eq(mm.root_mem_cgroup->stats_updates, 2 * (64 * cpus + 1));
+	mem_cgroup_flush_stats(mm.root_mem_cgroup);
+	ck_assert_uint_eq(memcg_page_state_flushed(memcg, NR_FILE_DIRTY), 0);
+}
+END_TEST
 
 START_TEST(test_flusher_cleans_and_versions_reach_the_device)
 {
@@ -184,7 +311,7 @@ static void dirty_then_flush(struct actor *a, void *arg)
 		ck_assert_int_ge(filemap_write(a, c->t, c->f, i), 0);
 	c->before_ns = c->t->dirty_throttle_ns;
 	/* flush_memcg_stats_dwork(): now the domain sees the dirty pages */
-	mem_cgroup_flush_stats();
+	mem_cgroup_do_flush_stats(NULL);
 	c->dirty = memcg_page_state(c->t->memcg, NR_FILE_DIRTY) +
 		   memcg_page_state(c->t->memcg, NR_WRITEBACK);
 	c->flushed = memcg_page_state_flushed(c->t->memcg, NR_FILE_DIRTY) +
@@ -260,6 +387,9 @@ static Suite *writeback_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_flusher_cleans_and_versions_reach_the_device);
+	tcase_add_test(tc, test_start_all_writes_a_snapshot);
+	tcase_add_test(tc, test_dirty_background_bytes);
+	tcase_add_test(tc, test_stats_flush_threshold);
 	tcase_add_test(tc, test_writeback_throttle_woken_by_completions);
 	tcase_add_test(tc, test_writeback_throttle_too_few_completions_times_out);
 	tcase_add_test(tc, test_dd_in_small_memcg_is_throttled_and_finishes);
