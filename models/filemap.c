@@ -569,6 +569,12 @@ int filemap_read_pages(struct actor *a, struct task *t, struct address_space *f,
  * (a shadow left there counts as a refault) but not marked accessed
  * (FGP_WRITEBEGIN has no FGP_ACCESSED).
  */
+/*
+ * write_begin on a page that is not cached: a whole-page write needs no
+ * read. filemap_add_folio() with __GFP_WRITE: the shadow entry is dropped
+ * without workingset_refault() ("folios getting rewritten" are not
+ * refaults, mm/filemap.c).
+ */
 static int filemap_write_begin(struct actor *a, struct task *t, struct address_space *f,
 			       uint64_t index)
 {
@@ -586,33 +592,44 @@ static int filemap_write_begin(struct actor *a, struct task *t, struct address_s
 	}
 	/* the copy replaces all of it: it starts from what the device holds */
 	folio_set_uptodate(folio_of(idx));
-	filemap_add_folio(f, idx, index, entry, false);
+	filemap_add_folio(f, idx, index, 0, false);
 	return ACCESS_NEW;
 }
 
+/*
+ * write() of one whole page (generic_perform_write()): write_begin finds
+ * or creates the folio (FGP_WRITEBEGIN: no FGP_ACCESSED, so a write does
+ * not mark it accessed), the data is copied in and the folio dirtied.
+ */
 int filemap_write(struct actor *a, struct task *t, struct address_space *f,
 		  uint64_t index)
 {
-	uint64_t entry = f->slots[index];
-	int ret;
+	struct folio *folio;
+	int ret = ACCESS_HIT;
 
 	t->lru_gen_bitmap = 0xff;	/* lru_gen_use_mm() */
-	if (t->oom_killed)
-		return -EINTR;
-	if (!entry || xa_is_value(entry)) {
-		ret = filemap_write_begin(a, t, f, index);
-		actor_charge_sys(a, COST_READ_HIT_NS);
-	} else {
-		ret = filemap_read(a, t, f, index);
+	for (;;) {
+		uint64_t entry = f->slots[index];
+
+		if (t->oom_killed)
+			return -EINTR;
+		if (!entry || xa_is_value(entry)) {
+			ret = filemap_write_begin(a, t, f, index);
+			if (ret < 0)
+				return ret;
+			continue;
+		}
+		folio = folio_of((uint32_t)entry);
+		if (folio_test_locked(folio)) {
+			folio_wait_locked(a, (uint32_t)entry);
+			continue;
+		}
+		break;
 	}
-	if (ret < 0)
-		return ret;
-	/* generic_perform_write(): copy in and dirty the folio */
-	entry = f->slots[index];
-	if (entry && !xa_is_value(entry)) {
-		folio_mark_dirty(folio_of((uint32_t)entry));
-		t->dirty_throttle_ns += balance_dirty_pages_ratelimited(a, t);
-	}
+	/* copy_from_user of the page */
+	actor_charge_sys(a, access_cost(a, folio, COST_READ_HIT_NS));
+	folio_mark_dirty(folio);
+	t->dirty_throttle_ns += balance_dirty_pages_ratelimited(a, t);
 	return ret;
 }
 

@@ -13,6 +13,7 @@
 
 #include "models/memory.h"
 #include "models/vmscan.h"
+#include "models/workingset.h"
 #include "models/writeback.h"
 #include "tests/harness.h"
 
@@ -181,6 +182,53 @@ START_TEST(test_stats_flush_threshold)
 	ck_assert_uint_eq(mm.root_mem_cgroup->stats_updates, 2 * (64 * cpus + 1));
 	mem_cgroup_flush_stats(mm.root_mem_cgroup);
 	ck_assert_uint_eq(memcg_page_state_flushed(memcg, NR_FILE_DIRTY), 0);
+}
+END_TEST
+
+/*
+ * A write is not an access and not a refault (mm/filemap.c): write_begin
+ * looks the folio up without FGP_ACCESSED, and a folio created to be
+ * overwritten drops the shadow entry without workingset_refault().
+ */
+struct write_case {
+	struct blockdev dev;
+	struct address_space *f;
+	struct task *t;
+};
+
+static void write_not_access_fn(struct actor *a, void *arg)
+{
+	struct write_case *c = arg;
+	struct lruvec *l = c->t->memcg->lruvec[0];
+	struct folio *folio;
+
+	ck_assert_int_eq(filemap_read(a, c->t, c->f, 0), ACCESS_MAJOR);
+	folio = folio_of((uint32_t)c->f->slots[0]);
+	folio_clear_referenced(folio);
+	ck_assert_int_eq(filemap_write(a, c->t, c->f, 0), ACCESS_HIT);
+	ck_assert(folio_test_dirty(folio));
+	ck_assert_msg(!folio_test_referenced(folio), "a write marked the folio accessed");
+	ck_assert(!folio_test_active(folio));
+	/* page 1 was evicted a moment ago (a recent shadow of a workingset page) */
+	c->f->slots[1] = pack_shadow(c->t->memcg->id, 0, l->nonresident_age, true);
+	ck_assert_int_eq(filemap_write(a, c->t, c->f, 1), ACCESS_NEW);
+	ck_assert_uint_eq(l->stat[WORKINGSET_REFAULT_FILE], 0);
+	ck_assert_uint_eq(l->stat[WORKINGSET_RESTORE_FILE], 0);
+	folio = folio_of((uint32_t)c->f->slots[1]);
+	ck_assert(folio_test_dirty(folio));
+	ck_assert(!folio_test_workingset(folio));
+}
+
+START_TEST(test_write_is_not_an_access_nor_a_refault)
+{
+	struct write_case c = { 0 };
+
+	harness_boot(1, 1 << 16, &classic_policy);
+	harness_nvme(&c.dev);
+	ck_assert_int_eq(wb_create(&c.dev), 0);
+	c.f = file_create("f", NR_PAGES, &c.dev, 0, false);
+	c.t = task_create("writer", mem_cgroup_create(mm.root_mem_cgroup, "w"), 0);
+	harness_run_actor(write_not_access_fn, &c);
 }
 END_TEST
 
@@ -388,6 +436,7 @@ static Suite *writeback_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_flusher_cleans_and_versions_reach_the_device);
 	tcase_add_test(tc, test_start_all_writes_a_snapshot);
+	tcase_add_test(tc, test_write_is_not_an_access_nor_a_refault);
 	tcase_add_test(tc, test_dirty_background_bytes);
 	tcase_add_test(tc, test_stats_flush_threshold);
 	tcase_add_test(tc, test_writeback_throttle_woken_by_completions);
