@@ -102,8 +102,14 @@ static void report_memcg(struct run_result *r, struct mem_cgroup *memcg)
 	g = result_group(r, name);
 	result_add_u64(g, "memory.current", memcg->usage * 4096);
 	result_add_u64(g, "memory.peak", memcg->watermark * 4096);
+	/* the limits in force (0 for memory.max, memory.high and memory.swap.max: none) */
 	result_add_u64(g, "memory.max", memcg->max == UINT64_MAX ? 0 : memcg->max * 4096);
+	result_add_u64(g, "memory.high", memcg->high == UINT64_MAX ? 0 : memcg->high * 4096);
+	result_add_u64(g, "memory.low", memcg->low * 4096);
+	result_add_u64(g, "memory.min", memcg->min * 4096);
 	result_add_u64(g, "memory.swap.current", memcg->swap_usage * 4096);
+	result_add_u64(g, "memory.swap.max",
+		       memcg->swap_max == UINT64_MAX ? 0 : memcg->swap_max * 4096);
 
 	snprintf(name, sizeof(name), "memcg.%s.memory.stat", memcg->name);
 	g = result_group(r, name);
@@ -176,8 +182,7 @@ struct sampler {
 	uint64_t next_dump_ns;		/* next periodic dump */
 	struct workload *wls;		/* the workloads, for their progress */
 	int nr_wls;
-	double host_start;		/* when the run started on the host */
-	double host_last;		/* when progress was last printed */
+	uint64_t duration_ns;		/* the scenario's end (0: when the workloads end) */
 };
 
 static void dump_line(void *ctx, const char *line)
@@ -199,50 +204,67 @@ static void dump_lruvecs(struct run_result *r, uint64_t now)
 				mm.policy->print_state(mm.memcgs[id]->lruvec[nid], dump_line, r);
 }
 
+/* A name inside a JSON string: quotes, backslashes and control characters escaped. */
+static void json_escape(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+}
+
 /* One JSON row per lruvec: generation sizes (MGLRU) or list sizes (classic). */
 static void sample_lruvecs(struct run_result *r, uint64_t now)
 {
-	char row[1024];
 	int nid;
 
 	for (int id = 1; id <= mm.nr_memcgs; id++) {
 		for_each_node(nid) {
 			struct lruvec *lruvec = mm.memcgs[id]->lruvec[nid];
-			int len = snprintf(row, sizeof(row),
-					   "{\"kind\": \"%s\", \"t\": %.6f, \"memcg\": \"/%s\", \"node\": %d",
-					   mm.policy->shrink_node ? "gens" : "lists",
-					   (double)now / 1e9, mm.memcgs[id]->name, nid);
+			char *row = NULL;
+			size_t len = 0;
+			FILE *f = open_memstream(&row, &len);
 
+			if (!f)
+				abort();	/* host out of memory */
+			fprintf(f, "{\"kind\": \"%s\", \"t\": %.6f, \"memcg\": \"/",
+				mm.policy->shrink_node ? "gens" : "lists", (double)now / 1e9);
+			json_escape(f, mm.memcgs[id]->name);
+			fprintf(f, "\", \"node\": %d", nid);
 			if (mm.policy->shrink_node) {	/* the MGLRU policies */
 				struct lru_gen_folio *lrugen = lrugen_of(lruvec);
 				uint64_t seq = lrugen->min_seq[0] < lrugen->min_seq[1] ?
 					       lrugen->min_seq[0] : lrugen->min_seq[1];
 
-				len += snprintf(row + len, sizeof(row) - (size_t)len,
-						", \"max_seq\": %llu, \"min_seq\": [%llu, %llu], \"gens\": [",
-						(unsigned long long)lrugen->max_seq,
-						(unsigned long long)lrugen->min_seq[0],
-						(unsigned long long)lrugen->min_seq[1]);
+				fprintf(f, ", \"max_seq\": %llu, \"min_seq\": [%llu, %llu], \"gens\": [",
+					(unsigned long long)lrugen->max_seq,
+					(unsigned long long)lrugen->min_seq[0],
+					(unsigned long long)lrugen->min_seq[1]);
 				for (uint64_t q = seq; q <= lrugen->max_seq; q++) {
 					int gen = lru_gen_from_seq(q);
 
-					len += snprintf(row + len, sizeof(row) - (size_t)len,
-							"%s{\"seq\": %llu, \"anon\": %lld, \"file\": %lld}",
-							q == seq ? "" : ", ", (unsigned long long)q,
-							(long long)lrugen->nr_pages[gen][0],
-							(long long)lrugen->nr_pages[gen][1]);
+					fprintf(f, "%s{\"seq\": %llu, \"anon\": %lld, \"file\": %lld}",
+						q == seq ? "" : ", ", (unsigned long long)q,
+						(long long)lrugen->nr_pages[gen][0],
+						(long long)lrugen->nr_pages[gen][1]);
 				}
-				snprintf(row + len, sizeof(row) - (size_t)len, "]}");
+				fprintf(f, "]}");
 			} else {
-				snprintf(row + len, sizeof(row) - (size_t)len,
-					 ", \"inactive_anon\": %llu, \"active_anon\": %llu, "
-					 "\"inactive_file\": %llu, \"active_file\": %llu}",
-					 (unsigned long long)lruvec_lru_size(lruvec, LRU_INACTIVE_ANON),
-					 (unsigned long long)lruvec_lru_size(lruvec, LRU_ACTIVE_ANON),
-					 (unsigned long long)lruvec_lru_size(lruvec, LRU_INACTIVE_FILE),
-					 (unsigned long long)lruvec_lru_size(lruvec, LRU_ACTIVE_FILE));
+				fprintf(f, ", \"inactive_anon\": %llu, \"active_anon\": %llu, "
+					   "\"inactive_file\": %llu, \"active_file\": %llu}",
+					(unsigned long long)lruvec_lru_size(lruvec, LRU_INACTIVE_ANON),
+					(unsigned long long)lruvec_lru_size(lruvec, LRU_ACTIVE_ANON),
+					(unsigned long long)lruvec_lru_size(lruvec, LRU_INACTIVE_FILE),
+					(unsigned long long)lruvec_lru_size(lruvec, LRU_ACTIVE_FILE));
 			}
+			if (fclose(f))
+				abort();	/* host out of memory */
 			result_add_sample(r, row);
+			free(row);
 		}
 	}
 }
@@ -254,33 +276,63 @@ static void sample_lruvecs(struct run_result *r, uint64_t now)
  */
 static void sample_stats(struct sampler *sm, uint64_t now)
 {
-	char row[4096];
-	size_t len;
+	char *row = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&row, &len);
 	int nid;
 
-	len = (size_t)snprintf(row, sizeof(row), "{\"kind\": \"stats\", \"t\": %.6f, \"free_pages\": [",
-			       (double)now / 1e9);
+	if (!f)
+		abort();	/* host out of memory */
+	fprintf(f, "{\"kind\": \"stats\", \"t\": %.6f, \"free_pages\": [", (double)now / 1e9);
 	for_each_node(nid)
-		len += (size_t)snprintf(row + len, sizeof(row) - len, "%s%llu", nid ? ", " : "",
-					(unsigned long long)mm.machine.node[nid].nr_free);
-	len += (size_t)snprintf(row + len, sizeof(row) - len,
-		"], \"pgscan\": %llu, \"pgsteal\": %llu, \"workingset_refault_anon\": %llu, "
-		"\"workingset_refault_file\": %llu, \"memory_current\": {",
+		fprintf(f, "%s%llu", nid ? ", " : "", (unsigned long long)mm.machine.node[nid].nr_free);
+	fprintf(f, "], \"pgscan\": %llu, \"pgsteal\": %llu, \"workingset_refault_anon\": %llu, "
+		   "\"workingset_refault_file\": %llu, \"memory_current\": {",
 		(unsigned long long)(mm.vm_events[PGSCAN_ANON] + mm.vm_events[PGSCAN_FILE]),
 		(unsigned long long)(mm.vm_events[PGSTEAL_ANON] + mm.vm_events[PGSTEAL_FILE]),
 		(unsigned long long)memcg_page_state(mm.root_mem_cgroup, WORKINGSET_REFAULT_ANON),
 		(unsigned long long)memcg_page_state(mm.root_mem_cgroup, WORKINGSET_REFAULT_FILE));
-	for (int id = 1; id <= mm.nr_memcgs && len < sizeof(row) - 256; id++)
-		len += (size_t)snprintf(row + len, sizeof(row) - len, "%s\"/%s\": %llu",
-					id > 1 ? ", " : "", mm.memcgs[id]->name,
-					(unsigned long long)mm.memcgs[id]->usage * 4096);
-	len += (size_t)snprintf(row + len, sizeof(row) - len, "}, \"ops\": {");
-	for (int i = 0; i < sm->nr_wls && len < sizeof(row) - 256; i++)
-		len += (size_t)snprintf(row + len, sizeof(row) - len, "%s\"%s\": %llu", i ? ", " : "",
-					sm->wls[i].cfg->name,
-					(unsigned long long)sm->wls[i].ops_done);
-	snprintf(row + len, sizeof(row) - len, "}}");
+	for (int id = 1; id <= mm.nr_memcgs; id++) {
+		fprintf(f, "%s\"/", id > 1 ? ", " : "");
+		json_escape(f, mm.memcgs[id]->name);
+		fprintf(f, "\": %llu", (unsigned long long)mm.memcgs[id]->usage * 4096);
+	}
+	fprintf(f, "}, \"ops\": {");
+	for (int i = 0; i < sm->nr_wls; i++) {
+		fprintf(f, "%s\"", i ? ", " : "");
+		json_escape(f, sm->wls[i].cfg->name);
+		fprintf(f, "\": %llu", (unsigned long long)sm->wls[i].ops_done);
+	}
+	fprintf(f, "}}");
+	if (fclose(f))
+		abort();	/* host out of memory */
 	result_add_sample(sm->r, row);
+	free(row);
+}
+
+/*
+ * How much of the run is done: the larger of simulated time over the
+ * scenario's duration and operations done over operations to do (the
+ * workloads that end; file scanners run until the others are done).
+ */
+static double done_share(const struct sampler *sm, uint64_t now)
+{
+	uint64_t ops = 0, done = 0;
+	double share = -1;
+
+	for (int i = 0; i < sm->nr_wls; i++) {
+		const struct workload *w = &sm->wls[i];
+
+		if (w->cfg->type == WL_FILE_SCAN || !w->cfg->ops)
+			continue;
+		ops += w->cfg->ops;
+		done += w->ops_done < w->cfg->ops ? w->ops_done : w->cfg->ops;
+	}
+	if (ops)
+		share = (double)done / (double)ops;
+	if (sm->duration_ns && (double)now / (double)sm->duration_ns > share)
+		share = (double)now / (double)sm->duration_ns;
+	return share > 1 ? 1 : share;
 }
 
 static void sampler_fn(struct actor *self, void *arg)
@@ -301,13 +353,8 @@ static void sampler_fn(struct actor *self, void *arg)
 			sample_stats(sm, now);
 			sample_lruvecs(sm->r, now);
 		}
-		/* runs longer than a few seconds say how far they are (host time
-		 * only decides when to print; the model never sees it) */
-		if (sm->o->progress && host_now() - sm->host_last >= 3.0) {
-			sm->host_last = host_now();
-			fprintf(stderr, "mmemu: %s at %.1f s simulated, %.0f s host\n", sm->o->policy,
-				(double)now / 1e9, sm->host_last - sm->host_start);
-		}
+		if (sm->o->progress)
+			sm->o->progress(sm->o->progress_ctx, (double)now / 1e9, done_share(sm, now));
 		if (sm->o->dump_every_ns && now >= sm->next_dump_ns) {
 			dump_lruvecs(sm->r, now);
 			sm->next_dump_ns += sm->o->dump_every_ns;
@@ -461,13 +508,13 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	sm.host_start = sm.host_last = host_start;
 	if (o->sample_ns || o->progress || (o->dump_lru_gen && o->dump_every_ns)) {
 		sm.o = o;
 		sm.r = r;
 		sm.next_dump_ns = o->dump_every_ns;
 		sm.wls = wls;
 		sm.nr_wls = s->nr_workloads;
+		sm.duration_ns = s->machine.duration_ns;
 		actor_create("sampler", 0, sampler_fn, &sm, true);
 	}
 
@@ -487,8 +534,10 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 		workload_report(&wls[i], result_group(r, name), end_ns);
 	}
 	report_vmstat(r);
-	for (int i = 0; i < s->nr_memcgs; i++)
-		report_memcg(r, memcgs[i]);
+	/* the scenario's memcgs in its order, then those its workloads made (chrome-node, app-launch) */
+	for (int id = 1; id <= mm.nr_memcgs; id++)
+		if (mm.memcgs[id] != mm.root_mem_cgroup)
+			report_memcg(r, mm.memcgs[id]);
 	report_swap(r);
 	for (int i = 0; i < s->nr_devices; i++)
 		report_device(r, &devs[i], end_ns);

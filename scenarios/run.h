@@ -17,7 +17,13 @@ struct run_opts {
 	bool dump_lru_gen;		/* --dump lru_gen: state at the end (and every dump_every_ns) */
 	uint64_t dump_every_ns;		/* --dump-every T (0 = only at the end) */
 	uint64_t sample_ns;		/* --sample T: time series period (0 = off) */
-	bool progress;			/* print simulated-time progress on stderr */
+	/*
+	 * Called every sampler period (simulated) with the simulated time and
+	 * the share of the run done, from the scenario's duration or its
+	 * workloads' operations (-1 when neither tells); NULL: none.
+	 */
+	void (*progress)(void *ctx, double sim_seconds, double done);
+	void *progress_ctx;
 };
 
 /*

@@ -960,6 +960,54 @@ static bool is_scaled_key(const char *key)
 	return false;
 }
 
+/* Longer than any scenario: a device that never ends (/dev/zero, /dev/urandom) is refused. */
+#define SCENARIO_MAX_BYTES (16 << 20)
+
+/*
+ * A scenario file's whole text, NUL-terminated, into a malloc'ed *text:
+ * its length, or -errno (-EILSEQ: a NUL byte, binary data; -EFBIG: over
+ * SCENARIO_MAX_BYTES).
+ */
+static long read_text(FILE *f, char **text)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap);
+
+	*text = NULL;
+	while (buf) {
+		size_t n = fread(buf + len, 1, cap - len - 1, f);
+		char *grown;
+
+		if (memchr(buf + len, '\0', n)) {
+			free(buf);
+			return -EILSEQ;
+		}
+		len += n;
+		if (len < cap - 1) {	/* a short read: the end, or an error */
+			if (ferror(f)) {
+				int e = errno ? errno : EIO;
+
+				free(buf);
+				return -e;
+			}
+			break;
+		}
+		if (cap > SCENARIO_MAX_BYTES) {
+			free(buf);
+			return -EFBIG;
+		}
+		grown = realloc(buf, cap *= 2);
+		if (!grown)
+			free(buf);
+		buf = grown;
+	}
+	if (!buf)
+		return -ENOMEM;
+	buf[len] = '\0';
+	*text = buf;
+	return (long)len;
+}
+
 int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 		  int nr_sets, double scale, char *err, size_t errlen)
 {
@@ -982,18 +1030,19 @@ int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 		snprintf(err, errlen, "scenario '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	s->text = malloc((size_t)len + 1);
-	if (!s->text || fread(s->text, 1, (size_t)len, f) != (size_t)len) {
-		fclose(f);
-		snprintf(err, errlen, "scenario '%s': cannot read it", path);
+	/* read to the end, not to a size asked beforehand: a pipe or FIFO has none */
+	len = read_text(f, &s->text);
+	fclose(f);
+	if (len == -EFBIG) {
+		snprintf(err, errlen, "scenario '%s': longer than %d MiB, not a scenario", path,
+			 SCENARIO_MAX_BYTES >> 20);
 		return -1;
 	}
-	fclose(f);
-	s->text[len] = '\0';
-	if (memchr(s->text, '\0', (size_t)len)) {
+	if (len < 0 && len != -EILSEQ) {
+		snprintf(err, errlen, "scenario '%s': cannot read it: %s", path, strerror((int)-len));
+		return -1;
+	}
+	if (len == -EILSEQ) {
 		snprintf(err, errlen, "scenario '%s': binary data in a scenario file", path);
 		return -1;
 	}

@@ -296,7 +296,6 @@ static int cmd_run(int argc, char **argv)
 				.dump_lru_gen = dump,
 				.dump_every_ns = dump_every,
 				.sample_ns = sample,
-				.progress = isatty(STDERR_FILENO),
 			};
 
 			if (spawn_run(&s, &o, &children[started]))
