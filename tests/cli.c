@@ -28,7 +28,8 @@ const char *cli_quickstart(void)
 	return qs;
 }
 
-struct cli_out cli_run(const char *const *args)
+struct cli_out cli_run_to(const char *const *args, const char *stdout_path,
+			  unsigned long fsize_limit)
 {
 	const char *argv[40];
 	struct cli_out o;
@@ -40,8 +41,13 @@ struct cli_out cli_run(const char *const *args)
 		argv[n++] = *args;
 	}
 	argv[n] = NULL;
-	o.status = harness_exec(argv, &o.out, &o.err);
+	o.status = harness_exec_to(argv, stdout_path, fsize_limit, &o.out, &o.err);
 	return o;
+}
+
+struct cli_out cli_run(const char *const *args)
+{
+	return cli_run_to(args, NULL, 0);
 }
 
 void cli_out_free(struct cli_out *o)

@@ -15,6 +15,9 @@ const char *cli_mmemu(void);
 const char *cli_quickstart(void);
 /* Runs mmemu with args (NULL-terminated), capturing its output. */
 struct cli_out cli_run(const char *const *args);
+/* The same with stdout to stdout_path and a file size limit (see harness_exec_to). */
+struct cli_out cli_run_to(const char *const *args, const char *stdout_path,
+			  unsigned long fsize_limit);
 void cli_out_free(struct cli_out *o);
 /* A new empty temporary file ending in suffix (e.g. ".pb"); malloc'ed path. */
 char *cli_temp_file(const char *suffix);

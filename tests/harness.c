@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -217,6 +219,12 @@ double harness_value(const struct run_result *r, const char *group, const char *
 
 int harness_exec(const char *const *argv, char **out, char **err)
 {
+	return harness_exec_to(argv, NULL, 0, out, err);
+}
+
+int harness_exec_to(const char *const *argv, const char *stdout_path, unsigned long fsize_limit,
+		    char **out, char **err)
+{
 	FILE *fout = tmpfile(), *ferr = tmpfile();
 	int status;
 	pid_t pid;
@@ -227,9 +235,20 @@ int harness_exec(const char *const *argv, char **out, char **err)
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
+		int fd = stdout_path ? open(stdout_path, O_WRONLY | O_CREAT | O_TRUNC, 0644)
+				     : fileno(fout);
+
 		setpgid(0, 0);
-		if (dup2(fileno(fout), 1) < 0 || dup2(fileno(ferr), 2) < 0)
+		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fileno(ferr), 2) < 0)
 			_exit(127);
+		if (fsize_limit) {
+			/* a full disk without root: writes past the limit fail with EFBIG */
+			struct rlimit rl = { fsize_limit, fsize_limit };
+
+			signal(SIGXFSZ, SIG_IGN);
+			if (setrlimit(RLIMIT_FSIZE, &rl))
+				_exit(127);
+		}
 		execv(argv[0], (char *const *)argv);
 		_exit(127);
 	}

@@ -65,6 +65,13 @@ double harness_value(const struct run_result *r, const char *group, const char *
  * strings. Returns the exit status, or -1 if it did not exit normally.
  */
 int harness_exec(const char *const *argv, char **out, char **err);
+/*
+ * The same with stdout going to stdout_path (created; *out is then empty)
+ * unless it is NULL, and, when fsize_limit is not 0, RLIMIT_FSIZE set to it
+ * with SIGXFSZ ignored: a write past it fails with EFBIG, as on a full disk.
+ */
+int harness_exec_to(const char *const *argv, const char *stdout_path, unsigned long fsize_limit,
+		    char **out, char **err);
 
 /* Writes text to a new temporary file "<dir>/mmemu-test-XXXXXX.ini"; returns its path. */
 char *harness_write_temp(const char *text);

@@ -4,39 +4,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <pty.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "harness.h"
 #include "tests/cli.h"
 
-/* Braces and brackets balance outside strings, and the text is one object. */
-static bool json_balanced(const char *s)
+/* The text is one JSON object (libjansson parses it whole). */
+static bool json_valid(const char *s)
 {
-	int depth = 0;
-	bool in_str = false;
+	json_error_t e;
+	json_t *j = json_loads(s, 0, &e);
+	bool ok = json_is_object(j);
 
-	while (*s == ' ' || *s == '\n')
-		s++;
-	if (*s != '{')
-		return false;
-	for (; *s; s++) {
-		if (in_str) {
-			if (*s == '\\' && s[1])
-				s++;
-			else if (*s == '"')
-				in_str = false;
-			continue;
-		}
-		if (*s == '"')
-			in_str = true;
-		else if (*s == '{' || *s == '[')
-			depth++;
-		else if (*s == '}' || *s == ']')
-			depth--;
-		if (depth < 0)
-			return false;
-	}
-	return depth == 0 && !in_str;
+	json_decref(j);
+	return ok;
 }
 
 START_TEST(test_json_deterministic)
@@ -46,7 +33,8 @@ START_TEST(test_json_deterministic)
 
 	ck_assert_msg(a.status == 0, "status %d: %s", a.status, a.err);
 	ck_assert_msg(b.status == 0, "status %d: %s", b.status, b.err);
-	ck_assert(json_balanced(a.out));
+	ck_assert(json_valid(a.out));
+	ck_assert_ptr_nonnull(strstr(a.out, "\"schema_version\": 2"));
 	ck_assert_ptr_nonnull(strstr(a.out, "\"host_seconds\""));
 	ck_assert_ptr_nonnull(strstr(a.out, "\"policy\": \"classic\""));
 	ck_assert_ptr_nonnull(strstr(a.out, "\"workingset_refault_file\""));
@@ -103,9 +91,9 @@ START_TEST(test_text_and_csv)
 	ck_assert_ptr_nonnull(strstr(t.out, "pgscan"));
 	ck_assert_ptr_nonnull(strstr(t.out, "classic"));
 	ck_assert_msg(c.status == 0, "%s", c.err);
-	ck_assert_msg(!strncmp(c.out, "scenario,scale,policy,seed,group,key,value\n", 43), "%.80s",
-		      c.out);
-	ck_assert_ptr_nonnull(strstr(c.out, ",classic,1,vmstat,pgpgin,"));
+	ck_assert_msg(!strncmp(c.out, "scenario,scale,policy,options,seed,group,key,value\n", 51),
+		      "%.80s", c.out);
+	ck_assert_ptr_nonnull(strstr(c.out, ",classic,,1,vmstat,pgpgin,"));
 	cli_out_free(&t);
 	cli_out_free(&c);
 }
@@ -150,7 +138,7 @@ END_TEST
 
 START_TEST(test_bad_options_exit_2)
 {
-	static const char *const bad[][6] = {
+	static const char *const bad[][8] = {
 		{ "run", NULL },
 		{ "run", "--format", "xml", "X", NULL },
 		{ "run", "--scale", "2", "X", NULL },
@@ -158,12 +146,29 @@ START_TEST(test_bad_options_exit_2)
 		{ "run", "--seed", "-1", "X", NULL },
 		{ "run", "--seed", "lots", "X", NULL },
 		{ "run", "--no-such-option", "X", NULL },
+		/* the whole value or nothing (issue 13.6) */
+		{ "run", "--scale", "1abc/2", "X", NULL },
+		{ "run", "--scale", "1/2x", "X", NULL },
+		{ "run", "--scale", "1/", "X", NULL },
+		{ "run", "--scale", "nan", "X", NULL },
+		{ "run", "--scale", " 0.5", "X", NULL },
+		{ "run", "-j", "2x", "X", NULL },
+		{ "run", "-j", "4294967298", "X", NULL },
+		{ "run", "-j", "0", "X", NULL },
+		{ "run", "--seeds", "3..1", "X", NULL },
+		{ "run", "--seeds", "1,,2", "X", NULL },
+		{ "run", "--seed", "1", "--seeds", "1..2", "X", NULL },
+		{ "sweep", "--scale", "1abc/2", "X", NULL },
+		{ "sweep", "-j", "2x", "X", NULL },
+		{ "report", "--no-such-option", "X", NULL },
+		{ "list", "nothing", NULL },
+		{ "bench", "--format", "csv", NULL },
 		{ "frobnicate", NULL },
 		{ NULL },	/* no command at all */
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		const char *args[6];
+		const char *args[8];
 		struct cli_out o;
 		int n;
 
@@ -227,6 +232,37 @@ START_TEST(test_reproduce_writes_report)
 	ck_assert_ptr_nonnull(strstr(err, "Z9"));
 	free(out);
 	free(err);
+	/* --only without --out writes beside its results, never the tracked report */
+	{
+		char tracked[600], mine[600];
+		const char *argv_default[] = { script, "--only", "A4", "--render-only", "--results",
+					       results, NULL };
+		const char *argv_tracked[] = { script, "--only", "A4", "--render-only", "--results",
+					       results, "--out", tracked, NULL };
+		struct stat before, after;
+
+		snprintf(tracked, sizeof(tracked), "%s/scenarios/REPRODUCTION.md", harness_srcdir());
+		snprintf(mine, sizeof(mine), "%s/REPRODUCTION.md", results);
+		ck_assert_int_eq(stat(tracked, &before), 0);
+		rc = harness_exec(argv_default, &out, &err);
+		ck_assert_msg(rc == 0, "reproduce --only: %d: %s", rc, err);
+		text = read_all(mine);
+		ck_assert_ptr_nonnull(strstr(text, "## A4. Throttling OOM"));
+		free(text);
+		free(out);
+		free(err);
+		rc = harness_exec(argv_tracked, &out, &err);
+		ck_assert_int_eq(rc, 2);
+		ck_assert_msg(strstr(err, "would replace"), "stderr: %s", err);
+		ck_assert_int_eq(stat(tracked, &after), 0);
+		ck_assert(before.st_mtim.tv_sec == after.st_mtim.tv_sec &&
+			  before.st_mtim.tv_nsec == after.st_mtim.tv_nsec);
+		free(out);
+		free(err);
+		unlink(mine);
+		snprintf(mine, sizeof(mine), "%s/commit", results);
+		unlink(mine);
+	}
 	cli_remove_temp(report);
 	for (int i = 0; i < 3; i++) {
 		static const char *const labels[] = { "classic", "before", "after" };
@@ -251,11 +287,231 @@ START_TEST(test_list)
 		ck_assert_msg(strstr(o.out, reclaim_policies[i]->name), "list misses %s",
 			      reclaim_policies[i]->name);
 	ck_assert_ptr_nonnull(strstr(o.out, "file-zipf"));
-	ck_assert_ptr_nonnull(strstr(o.out, "nvme"));
+	/* every device model of storage/, hdd and ramdisk too */
+	for (int t = 0; t < NR_BDEV_TYPES; t++) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "  %s\n", bdev_type_name((enum bdev_type)t));
+		ck_assert_msg(strstr(o.out, line), "list misses device type %s", line);
+	}
 	ck_assert_int_eq(h.status, 0);
 	ck_assert_ptr_nonnull(strstr(h.out, "usage"));
 	cli_out_free(&o);
 	cli_out_free(&h);
+}
+END_TEST
+
+/* `mmemu list devices`: the table's names, one per line, nothing else. */
+START_TEST(test_list_one_table)
+{
+	const char *args[] = { "list", "devices", NULL };
+	struct cli_out o = cli_run(args);
+	char want[256] = "";
+
+	ck_assert_int_eq(o.status, 0);
+	for (int t = 0; t < NR_BDEV_TYPES; t++)
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s\n",
+			 bdev_type_name((enum bdev_type)t));
+	ck_assert_str_eq(o.out, want);
+	ck_assert_ptr_nonnull(strstr(o.out, "hdd\n"));
+	ck_assert_ptr_nonnull(strstr(o.out, "ramdisk\n"));
+	cli_out_free(&o);
+}
+END_TEST
+
+/* --version; each command's own --help, exit 0, not the global text. */
+START_TEST(test_version_and_help)
+{
+	static const char *const cmds[] = { "run", "report", "sweep", "plot", "list", "bench" };
+	const char *version[] = { "--version", NULL };
+	const char *global[] = { "--help", NULL };
+	struct cli_out v = cli_run(version), g = cli_run(global);
+
+	ck_assert_int_eq(v.status, 0);
+	ck_assert_msg(!strncmp(v.out, "mmemu 0.", 8), "--version: %s", v.out);
+	ck_assert_int_eq(g.status, 0);
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		const char *args[] = { cmds[i], "--help", NULL };
+		const char *help_args[] = { "help", cmds[i], NULL };
+		struct cli_out o = cli_run(args), h = cli_run(help_args);
+		char head[64];
+
+		snprintf(head, sizeof(head), "usage: mmemu %s", cmds[i]);
+		ck_assert_msg(o.status == 0, "%s --help: status %d", cmds[i], o.status);
+		ck_assert_msg(!strncmp(o.out, head, strlen(head)), "%s --help: %.80s", cmds[i], o.out);
+		ck_assert_str_ne(o.out, g.out);
+		ck_assert_msg(strstr(g.out, head), "--help lacks %s", head);
+		ck_assert_int_eq(h.status, 0);
+		ck_assert_str_eq(h.out, o.out);
+		cli_out_free(&o);
+		cli_out_free(&h);
+	}
+	cli_out_free(&v);
+	cli_out_free(&g);
+}
+END_TEST
+
+/* mmemu(1), built from the same help text: every command and its options. */
+START_TEST(test_man_page)
+{
+	char path[4096], *text;
+	const char *exe = cli_mmemu();
+
+	snprintf(path, sizeof(path), "%.*s/mmemu.1", (int)(strrchr(exe, '/') - exe), exe);
+	text = read_all(path);
+	ck_assert_ptr_nonnull(strstr(text, ".TH \"mmemu\" \"1\""));
+	ck_assert_ptr_nonnull(strstr(text, "mmemu run"));
+	ck_assert_ptr_nonnull(strstr(text, "mmemu sweep"));
+	ck_assert_ptr_nonnull(strstr(text, "--seeds"));
+	ck_assert_ptr_nonnull(strstr(text, "--trace-format"));
+	free(text);
+}
+END_TEST
+
+/* The bash completion completes commands, options and policies from mmemu itself. */
+START_TEST(test_bash_completion)
+{
+	char script[8192];
+	const char *argv[] = { "/bin/bash", "-c", script, NULL };
+	char *out = NULL, *err = NULL;
+	int rc;
+
+	snprintf(script, sizeof(script),
+		 "source '%s/tools/mmemu.bash-completion' || exit 3\n"
+		 "t() { COMP_WORDS=(\"$@\"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); _mmemu;"
+		 " echo \"${COMPREPLY[*]}\"; }\n"
+		 "t '%s' ''\n"
+		 "t '%s' run --po\n"
+		 "t '%s' run --policy classic,mglru-b\n"
+		 "t '%s' plot --what ''\n"
+		 "t '%s' bench --trace-f\n",
+		 harness_srcdir(), cli_mmemu(), cli_mmemu(), cli_mmemu(), cli_mmemu(), cli_mmemu());
+	rc = harness_exec(argv, &out, &err);
+	ck_assert_msg(rc == 0, "bash: %d: %s", rc, err);
+	ck_assert_msg(strstr(out, "run report sweep plot list bench --help --version\n"), "%s", out);
+	ck_assert_msg(strstr(out, "\n--policy\n"), "%s", out);
+	ck_assert_msg(strstr(out, "\nclassic,mglru-budget\n"), "%s", out);
+	ck_assert_msg(strstr(out, "\ngens memory throughput refaults\n"), "%s", out);
+	ck_assert_msg(strstr(out, "\n--trace-format\n"), "%s", out);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* bench --help exits 0; its trace format is --trace-format, --format is refused by name. */
+START_TEST(test_bench_options)
+{
+	const char *help[] = { "bench", "--help", NULL };
+	const char *old[] = { "bench", "--trace", "x", "--format", "csv", NULL };
+	struct cli_out h = cli_run(help), o = cli_run(old);
+
+	ck_assert_int_eq(h.status, 0);
+	ck_assert_ptr_nonnull(strstr(h.out, "--trace-format"));
+	ck_assert_int_eq(o.status, 2);
+	ck_assert_msg(strstr(o.err, "--trace-format"), "stderr: %s", o.err);
+	cli_out_free(&h);
+	cli_out_free(&o);
+}
+END_TEST
+
+/* A pipe or FIFO as the scenario is read to its end (run); sweep says why it cannot. */
+START_TEST(test_fifo_scenario)
+{
+	char dir[] = "/tmp/mmemu-fifo-XXXXXX", fifo[64], *text = read_all(cli_quickstart());
+	const char *run_args[] = { "run", fifo, "--scale", "1/64", "--policy", "classic", NULL };
+	const char *sweep_args[] = { "sweep", fifo, "--scale", "1/64", NULL };
+	const char *dir_args[] = { "run", dir, NULL };
+	struct cli_out o, w, d;
+	pid_t pid;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/q.ini", dir);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	fflush(NULL);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		FILE *f = fopen(fifo, "w");
+
+		/* in pieces, as a pipe delivers them */
+		for (size_t i = 0; f && i < strlen(text); i += 100) {
+			fprintf(f, "%.100s", text + i);
+			fflush(f);
+			usleep(1000);
+		}
+		_exit(f && !fclose(f) ? 0 : 1);
+	}
+	o = cli_run(run_args);
+	waitpid(pid, NULL, 0);
+	ck_assert_msg(o.status == 0, "run of a FIFO: %d: %s", o.status, o.err);
+	ck_assert_ptr_nonnull(strstr(o.out, "scenario q, scale 1/64"));
+	w = cli_run(sweep_args);
+	ck_assert_int_eq(w.status, 2);
+	ck_assert_msg(strstr(w.err, fifo) && strstr(w.err, "not a regular file"), "stderr: %s",
+		      w.err);
+	d = cli_run(dir_args);
+	ck_assert_int_eq(d.status, 2);
+	ck_assert_msg(strstr(d.err, "Is a directory"), "stderr: %s", d.err);
+	unlink(fifo);
+	rmdir(dir);
+	free(text);
+	cli_out_free(&o);
+	cli_out_free(&w);
+	cli_out_free(&d);
+}
+END_TEST
+
+/*
+ * On a terminal, run draws its progress (percent done, ETA) on stderr; the
+ * table on stdout has none of it. (Off a terminal stderr stays empty: the
+ * report round-trip tests check that.)
+ */
+START_TEST(test_progress_on_a_terminal)
+{
+	char *out_path = cli_temp_file(".txt"), *out, buf[4096];
+	size_t len = 0, cap = 1 << 16;
+	char *tty = malloc(cap);
+	int master, status;
+	pid_t pid;
+
+	ck_assert_ptr_nonnull(tty);
+	fflush(NULL);
+	pid = forkpty(&master, NULL, NULL, NULL);
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int fd = open(out_path, O_WRONLY | O_TRUNC);
+
+		if (fd < 0 || dup2(fd, 1) < 0)
+			_exit(127);
+		execl(cli_mmemu(), "mmemu", "run", cli_quickstart(), "--scale", "1/16", "--policy",
+		      "classic,mglru-budget", "-j", "1", (char *)NULL);
+		_exit(127);
+	}
+	for (;;) {
+		ssize_t n = read(master, buf, sizeof(buf));
+
+		if (n <= 0)
+			break;	/* EIO once the terminal's other end is closed */
+		if (len + (size_t)n + 1 > cap) {
+			tty = realloc(tty, cap *= 2);
+			ck_assert_ptr_nonnull(tty);
+		}
+		memcpy(tty + len, buf, (size_t)n);
+		len += (size_t)n;
+	}
+	tty[len] = '\0';
+	close(master);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d: %s", status, tty);
+	ck_assert_msg(strstr(tty, "[run ") && strstr(tty, "% done, ETA "), "terminal: %.500s", tty);
+	ck_assert_msg(strstr(tty, "classic ") || strstr(tty, "mglru-budget "), "%.500s", tty);
+	out = read_all(out_path);
+	ck_assert_ptr_nonnull(strstr(out, "scenario quickstart, scale 1/16"));
+	ck_assert_msg(!strchr(out, '\r') && !strstr(out, "ETA") && !strstr(out, "[run"),
+		      "progress on stdout: %.300s", out);
+	free(out);
+	free(tty);
+	cli_remove_temp(out_path);
 }
 END_TEST
 
@@ -278,6 +534,18 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_missing_scenario_exit_2);
 	tcase_add_test(tc, test_bad_options_exit_2);
 	tcase_add_test(tc, test_list);
+	tcase_add_test(tc, test_list_one_table);
+	tcase_add_test(tc, test_version_and_help);
+	tcase_add_test(tc, test_man_page);
+	tcase_add_test(tc, test_bash_completion);
+	tcase_add_test(tc, test_bench_options);
+	tcase_add_test(tc, test_fifo_scenario);
+	tcase_add_test(tc, test_progress_on_a_terminal);
+	suite_add_tcase(s, tc);
+
+	/* three simulations of dd-throttle at its default scale */
+	tc = tcase_create("reproduce");
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_reproduce_writes_report);
 	suite_add_tcase(s, tc);
 	return s;

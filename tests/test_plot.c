@@ -103,6 +103,13 @@ static void check_kind(const char *what)
 		}
 		ck_assert_msg(o.status == 0, "plot --what %s -o %s: status %d: %s", what, name,
 			      o.status, o.err);
+		/* it says which file it wrote */
+		{
+			char said[4200];
+
+			snprintf(said, sizeof(said), "plot: wrote %s\n", img);
+			ck_assert_str_eq(o.out, said);
+		}
 		if (png)
 			check_png(img);
 		else

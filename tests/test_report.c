@@ -265,6 +265,82 @@ START_TEST(test_bad_report_options_exit_2)
 }
 END_TEST
 
+/* Files of another scale or scenario are refused side by side unless --force. */
+START_TEST(test_report_refuses_mixing)
+{
+	char *a = cli_temp_file(".pb"), *b = cli_temp_file(".pb"), *c = cli_temp_file(".pb");
+	const char *run_a[] = { "run", cli_quickstart(), "--policy", "classic", "--scale", "1/32",
+				"--out", a, NULL };
+	const char *run_b[] = { "run", cli_quickstart(), "--policy", "classic", "--scale", "1/64",
+				"--out", b, NULL };
+	const char *run_c[] = { "run", harness_src_path("scenarios/swap-zram.ini"), "--policy",
+				"classic", "--scale", "1/64", "--out", c, NULL };
+	const char *ab[] = { "report", a, b, NULL };
+	const char *bc[] = { "report", b, c, NULL };
+	const char *ab_force[] = { "report", a, b, "--force", NULL };
+	struct cli_out ra = cli_run(run_a), rb = cli_run(run_b), rc = cli_run(run_c), x, y, z;
+
+	ck_assert_msg(ra.status == 0 && rb.status == 0 && rc.status == 0, "%s%s%s", ra.err, rb.err,
+		      rc.err);
+	x = cli_run(ab);
+	ck_assert_int_eq(x.status, 2);
+	ck_assert_msg(strstr(x.err, b) && strstr(x.err, "another scale") && strstr(x.err, "--force"),
+		      "stderr: %s", x.err);
+	ck_assert_str_eq(x.out, "");
+	y = cli_run(bc);
+	ck_assert_int_eq(y.status, 2);
+	ck_assert_msg(strstr(y.err, "swap-zram") && strstr(y.err, "another scenario"), "stderr: %s",
+		      y.err);
+	z = cli_run(ab_force);
+	ck_assert_msg(z.status == 0, "%s", z.err);
+	ck_assert_ptr_nonnull(strstr(z.out, "scenario quickstart, scale 1/32"));
+	cli_out_free(&ra);
+	cli_out_free(&rb);
+	cli_out_free(&rc);
+	cli_out_free(&x);
+	cli_out_free(&y);
+	cli_out_free(&z);
+	cli_remove_temp(a);
+	cli_remove_temp(b);
+	cli_remove_temp(c);
+}
+END_TEST
+
+/* A saved run whose sample is not JSON: report --format json exits 2, prints no broken JSON. */
+START_TEST(test_report_json_always_valid)
+{
+	char *pb = cli_temp_file(".pb");
+	const char *json_args[] = { "report", pb, "--format", "json", NULL };
+	const char *text_args[] = { "report", pb, NULL };
+	Mmemu__Invocation inv = MMEMU__INVOCATION__INIT;
+	Mmemu__Run run = MMEMU__RUN__INIT, *runs[1] = { &run };
+	char *samples[] = { (char *)"{\"kind\": \"stats\", \"t\": 1}", (char *)"not json" };
+	struct cli_out j, t;
+	FILE *f = fopen(pb, "wb");
+
+	inv.scenario_name = (char *)"crafted";
+	inv.scale = 1;
+	inv.n_runs = 1;
+	inv.runs = runs;
+	run.policy = (char *)"classic";
+	run.n_samples = 2;
+	run.samples = samples;
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(result_file_write(&inv, f), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	j = cli_run(json_args);
+	ck_assert_int_eq(j.status, 2);
+	ck_assert_str_eq(j.out, "");
+	ck_assert_msg(strstr(j.err, "sample 2 is not a JSON object"), "stderr: %s", j.err);
+	/* the text table has no samples to trip on */
+	t = cli_run(text_args);
+	ck_assert_msg(t.status == 0, "%s", t.err);
+	cli_out_free(&j);
+	cli_out_free(&t);
+	cli_remove_temp(pb);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -284,6 +360,8 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_truncated_file_exit_2);
 	tcase_add_test(tc, test_foreign_file_exit_2);
 	tcase_add_test(tc, test_bad_report_options_exit_2);
+	tcase_add_test(tc, test_report_refuses_mixing);
+	tcase_add_test(tc, test_report_json_always_valid);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -16,6 +16,7 @@
 #include "scenarios/scenario.h"
 #include "scenarios/trace.h"
 #include "tools/bench.h"
+#include "tools/help.h"
 
 struct bench {
 	uint64_t hits;			/* accesses per hit-path phase */
@@ -155,7 +156,7 @@ static void trace_actor(struct actor *a, void *arg)
 	b->rate = (double)b->tr->nr / (now_s() - t0);
 }
 
-/* `mmemu bench --trace FILE [--format oracle|csv] [--policy P] [--cache SIZE]` */
+/* `mmemu bench --trace FILE [--trace-format oracle|csv] [--policy P] [--cache SIZE]` */
 static int bench_trace(int argc, char **argv)
 {
 	const struct reclaim_policy *policy = &classic_policy;
@@ -169,7 +170,7 @@ static int bench_trace(int argc, char **argv)
 	for (int i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--trace"))
 			path = argv[i + 1];
-		else if (!strcmp(argv[i], "--format") && !trace_format_parse(argv[i + 1], &fmt))
+		else if (!strcmp(argv[i], "--trace-format") && !trace_format_parse(argv[i + 1], &fmt))
 			continue;
 		else if (!strcmp(argv[i], "--policy") && (policy = reclaim_policy_find(argv[i + 1])))
 			continue;
@@ -181,8 +182,7 @@ static int bench_trace(int argc, char **argv)
 		}
 	}
 	if (!path || argc % 2 == 0) {
-		fprintf(stderr, "mmemu: bench: usage: mmemu bench --trace FILE [--format oracle|csv] "
-			"[--policy NAME] [--cache SIZE]\n");
+		help_command(stderr, "bench");
 		return 2;
 	}
 	if (trace_load(&tr, path, fmt, err, sizeof(err))) {
@@ -213,6 +213,17 @@ int cmd_bench(int argc, char **argv)
 	const struct reclaim_policy *policy = &classic_policy;
 	struct rusage ru;
 
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			help_command(stdout, "bench");
+			return 0;
+		}
+		if (!strcmp(argv[i], "--format")) {
+			fprintf(stderr, "mmemu: bench: --format is now --trace-format (--format names "
+					"an output format everywhere)\n");
+			return 2;
+		}
+	}
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--trace"))
 			return bench_trace(argc, argv);
@@ -221,7 +232,7 @@ int cmd_bench(int argc, char **argv)
 	else if (argc != 1)
 		policy = NULL;
 	if (!policy) {
-		fprintf(stderr, "mmemu: bench: usage: mmemu bench [--policy NAME]\n");
+		help_command(stderr, "bench");
 		return 2;
 	}
 	if (bench_boot(8ULL << 18, policy, &b.dev, bench_actor, &b))	/* 8 GiB */

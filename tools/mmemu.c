@@ -1,64 +1,40 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The mmemu command: run, report, list, bench. Each run executes in its own
- * child process (the engine is once per process), two at a time by default,
- * and sends its results back through a pipe as an mmemu.Run message; output
- * order is the policy order. `run --out` saves the runs as one
- * mmemu.Invocation, which `report` prints with the same writers.
+ * The mmemu command: run, report, sweep, plot, list, bench. Each run
+ * executes in its own child process (the engine is once per process), two
+ * at a time by default, and sends its results back through a pipe as an
+ * mmemu.Run message; output order is the policy (then seed) order. `run
+ * --out` saves the runs as one mmemu.Invocation, which `report` prints with
+ * the same writers. What a command prints goes out through tools/sink.h:
+ * a write that fails is an error, never a silent truncation.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "models/policy.h"
 #include "scenarios/run.h"
+#include "storage/blockdev.h"
+#include "tools/args.h"
 #include "tools/bench.h"
+#include "tools/help.h"
 #include "tools/output.h"
-#include "tools/sweep.h"
 #include "tools/plot.h"
+#include "tools/sink.h"
+#include "tools/summary.h"
+#include "tools/sweep.h"
 
 #define MAX_POLICIES 16
 #define MAX_SETS 128
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: mmemu run SCENARIO [--policy a,b,...] [--set section.key=value]...\n"
-		"                 [--seed N] [--scale F] [--format text|json|csv] [-j N]\n"
-		"                 [--dump lru_gen [--dump-every T]] [--sample T] [--out FILE]\n"
-		"       mmemu report FILE... [--format text|json|csv] [--summary]\n"
-		"       mmemu sweep SCENARIO [--policy a,b] [--set key=v1,v2]... [--seeds 1..5]\n"
-		"                   [-j N] [--timeout S] [--format F] [--out FILE]\n"
-		"       mmemu plot FILE... [--what gens|memory|throughput|refaults] [-o OUT.svg|OUT.png]\n"
-		"       mmemu list\n"
-		"       mmemu bench [--policy NAME]\n"
-		"       mmemu --help\n"
-		"\n"
-		"run     emulate SCENARIO once per policy and print the results side by side\n"
-		"        --policy   comma-separated policies (default: the scenario's, else classic)\n"
-		"        --set      override a scenario key, e.g. --set memcg.app.max=2G\n"
-		"        --seed     run seed (default 1)\n"
-		"        --scale    shrink sizes and counts (0 < F <= 1, or 1/N)\n"
-		"        --format   text (default), json or csv\n"
-		"        -j         runs in parallel (default 2)\n"
-		"        --dump lru_gen   each lruvec as /sys/kernel/debug/lru_gen shows it, at\n"
-		"                   the end and, with --dump-every T, every T simulated\n"
-		"        --sample   period of the JSON time series of generation sizes (0.1s)\n"
-		"        --out      also save every run of this invocation to FILE (protobuf)\n"
-		"report  print results saved with run --out as run printed them; with more\n"
-		"        files, their runs side by side (scenario and scale of the first);\n"
-		"        --summary: mean and 95%% CI over seeds of runs differing only in seed\n"
-		"sweep   every policy x --set value x seed, in parallel; mean and CI over seeds\n"
-		"        (mmemu sweep --help)\n"
-		"plot    draw saved samples with gnuplot: lruvec generations (gens, the default),\n"
-		"        memory.current, ops/s or refaults/s over time; -o sets the file (.svg/.png)\n"
-		"list    the registered policies and workload types\n"
-		"bench   hit-path accesses, faults per host second, bytes per folio\n");
-}
+#define MAX_SEEDS 1000
 
 static int die(const char *msg)
 {
@@ -66,16 +42,83 @@ static int die(const char *msg)
 	return 2;
 }
 
-static int cmd_list(void)
+/* The command's synopsis on stderr, status 2. */
+static int bad_usage(const char *cmd)
 {
-	printf("policies:\n");
+	help_command(stderr, cmd);
+	return 2;
+}
+
+/* ---- list ---- */
+
+static void list_policies(FILE *f, bool names)
+{
 	for (int i = 0; reclaim_policies[i]; i++)
-		printf("  %-14s %s\n", reclaim_policies[i]->name, reclaim_policies[i]->desc);
-	printf("workload types:\n");
+		if (names)
+			fprintf(f, "%s\n", reclaim_policies[i]->name);
+		else
+			fprintf(f, "  %-14s %s\n", reclaim_policies[i]->name, reclaim_policies[i]->desc);
+}
+
+static void list_workloads(FILE *f, bool names)
+{
 	for (int t = 0; t < NR_WL_TYPES; t++)
-		printf("  %s\n", scn_workload_type_name((enum scn_workload_type)t));
-	printf("device types:\n  nvme\n");
+		fprintf(f, "%s%s\n", names ? "" : "  ", scn_workload_type_name((enum scn_workload_type)t));
+}
+
+/* The device models of storage/ (its table of types). */
+static void list_devices(FILE *f, bool names)
+{
+	for (int t = 0; t < NR_BDEV_TYPES; t++)
+		fprintf(f, "%s%s\n", names ? "" : "  ", bdev_type_name((enum bdev_type)t));
+}
+
+static const struct {
+	const char *name, *title;
+	void (*print)(FILE *f, bool names);
+} lists[] = {
+	{ "policies", "policies", list_policies },
+	{ "workloads", "workload types", list_workloads },
+	{ "devices", "device types", list_devices },
+};
+
+static int cmd_list(int argc, char **argv)
+{
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+		return help_command(stdout, "list"), 0;
+	if (argc > 2)
+		return bad_usage("list");
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		if (argc == 2 && strcmp(argv[1], lists[i].name))
+			continue;
+		if (argc == 1)
+			printf("%s:\n", lists[i].title);
+		lists[i].print(stdout, argc == 2);
+		if (argc == 2)
+			return 0;
+	}
+	if (argc == 2) {
+		fprintf(stderr, "mmemu: list: unknown table '%s' (policies, workloads or devices)\n",
+			argv[1]);
+		return 2;
+	}
 	return 0;
+}
+
+/* ---- run ---- */
+
+/* What each run's process shares with the parent for the progress line. */
+struct progress_slot {
+	volatile double sim_seconds;	/* simulated time so far */
+	volatile double done;		/* share done, -1 when unknown */
+};
+
+static void child_progress(void *ctx, double sim_seconds, double done)
+{
+	struct progress_slot *p = ctx;
+
+	p->sim_seconds = sim_seconds;
+	p->done = done;
 }
 
 struct child {
@@ -115,36 +158,141 @@ static int spawn_run(const struct scenario *s, const struct run_opts *o, struct 
 	return c->in ? 0 : -errno;
 }
 
-static int collect_run(struct child *c, Mmemu__Run **r, const char *policy)
+static double now_s(void)
 {
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+struct progress {
+	bool tty;			/* stderr is a terminal: draw the line */
+	double start;			/* host time the runs began */
+	size_t total, done, started;
+	struct progress_slot *slot;	/* [run], shared with the children */
+	const char *const *label;	/* [run] */
+};
+
+static void fmt_eta(char *buf, size_t len, double s)
+{
+	if (s < 100)
+		snprintf(buf, len, "%.0fs", s);
+	else if (s < 6000)
+		snprintf(buf, len, "%.0fm%02.0fs", floor(s / 60), fmod(s, 60));
+	else
+		snprintf(buf, len, "%.1fh", s / 3600);
+}
+
+/* One line on stderr, redrawn: each running run's share, the whole, an ETA. */
+static void progress_draw(const struct progress *p)
+{
+	double done = (double)p->done;
+	bool known = true;
+	char line[512], eta[32] = "?";
+	size_t n;
+
+	if (!p->tty)
+		return;
+	n = (size_t)snprintf(line, sizeof(line), "[run %zu/%zu]", p->done, p->total);
+	for (size_t i = p->done; i < p->started && n < sizeof(line) - 64; i++) {
+		double d = p->slot[i].done;
+
+		if (d >= 0)
+			n += (size_t)snprintf(line + n, sizeof(line) - n, " %s %.0f%%", p->label[i],
+					      100 * d);
+		else
+			n += (size_t)snprintf(line + n, sizeof(line) - n, " %s %.1fs simulated",
+					      p->label[i], p->slot[i].sim_seconds);
+		known &= d >= 0;
+		done += d > 0 ? d : 0;
+	}
+	if (known && done > 0)
+		fmt_eta(eta, sizeof(eta),
+			(now_s() - p->start) * ((double)p->total - done) / done);
+	fprintf(stderr, "\r%s, %.0f%% done, ETA %s\033[K", line, 100 * done / (double)p->total, eta);
+	fflush(stderr);
+}
+
+static void progress_clear(const struct progress *p)
+{
+	if (p->tty) {
+		fprintf(stderr, "\r\033[K");
+		fflush(stderr);
+	}
+}
+
+/* Waits for the run's result, redrawing the progress line meanwhile. */
+static int collect_run(struct child *c, Mmemu__Run **r, const char *label,
+		       const struct progress *p)
+{
+	struct pollfd pfd = { .fd = fileno(c->in), .events = POLLIN };
 	int status;
 
+	while (p->tty && poll(&pfd, 1, 250) == 0)
+		progress_draw(p);
 	*r = result_recv(c->in);
 	fclose(c->in);
 	waitpid(c->pid, &status, 0);
 	if (!*r || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		fprintf(stderr, "mmemu: the run under '%s' failed\n", policy);
+		progress_clear(p);
+		fprintf(stderr, "mmemu: the run under '%s' failed\n", label);
 		return -1;
 	}
 	return 0;
 }
 
-/* Saves inv to path; a message and status 2 when it cannot. */
+/* Saves inv to path ("-": standard output, for sweep); the sink's status. */
 static int save_invocation(const Mmemu__Invocation *inv, const char *path)
 {
-	bool to_stdout = !strcmp(path, "-");	/* --out -: for mmemu sweep */
-	FILE *f = to_stdout ? stdout : fopen(path, "wb");
-	int rc = f ? result_file_write(inv, f) : -errno;
+	struct sink out;
+	int rc;
 
-	if (f && (to_stdout ? fflush(f) : fclose(f)) && !rc)
-		rc = -errno;
+	if (sink_open(&out))
+		return die("out of memory");
+	if (result_file_write(inv, out.f)) {
+		sink_discard(&out);
+		return die("out of memory");
+	}
+	rc = sink_commit(&out, path, "--out");
+	return rc;
+}
+
+/* The invocation in format (a summary over seeds when seeds > 1) to standard output. */
+static int print_invocation(const Mmemu__Invocation *inv, const struct output_opts *o,
+			    bool summary)
+{
+	struct sink out;
+	char err[512] = "";
+	int rc;
+
+	if (sink_open(&out))
+		return die("out of memory");
+	rc = summary ? summary_write(out.f, o, inv, err, sizeof(err))
+		     : output_write(out.f, o, inv, err, sizeof(err));
 	if (rc) {
-		fprintf(stderr, "mmemu: --out '%s': %s\n", path, strerror(-rc));
-		if (f && !to_stdout)
-			unlink(path);
+		sink_discard(&out);
+		fprintf(stderr, "mmemu: %s\n", err);
 		return 2;
 	}
-	return 0;
+	return sink_commit(&out, NULL, NULL);
+}
+
+/* "a=1 b=2" from the --set options, in order. */
+static char *join_sets(const char *const *sets, int nr)
+{
+	size_t len = 1;
+	char *s;
+
+	for (int i = 0; i < nr; i++)
+		len += strlen(sets[i]) + 1;
+	s = calloc(1, len);
+	for (int i = 0; s && i < nr; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, sets[i]);
+	}
+	return s;
 }
 
 static int cmd_run(int argc, char **argv)
@@ -153,30 +301,37 @@ static int cmd_run(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'p' },
 		{ "set", required_argument, NULL, 's' },
 		{ "seed", required_argument, NULL, 'S' },
+		{ "seeds", required_argument, NULL, 'M' },
 		{ "scale", required_argument, NULL, 'x' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "all", no_argument, NULL, 'a' },
 		{ "dump", required_argument, NULL, 'd' },
 		{ "dump-every", required_argument, NULL, 'D' },
 		{ "sample", required_argument, NULL, 'T' },
 		{ "out", required_argument, NULL, 'o' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *sets[MAX_SETS], *policy_arg = NULL, *format = "text", *out_path = NULL;
-	char *policies[MAX_POLICIES], policy_buf[512], options[256] = "", err[512];
-	int nr_sets = 0, nr_policies = 0, jobs = 2, opt, rc = 0;
-	uint64_t seed = 1, dump_every = 0, sample = 100 * NSEC_PER_MSEC;
-	bool dump = false;
+	const char *sets[MAX_SETS], *policy_arg = NULL, *out_path = NULL;
+	char *policies[MAX_POLICIES], *policy_buf = NULL, *options = NULL, err[512];
+	int nr_sets = 0, nr_policies = 0, opt, rc = 0;
+	long jobs = 2;
+	uint64_t seed = 1, *seeds = NULL, dump_every = 0, sample = 100 * NSEC_PER_MSEC;
+	size_t nr_seeds = 0, nr_runs;
+	bool dump = false, seed_given = false;
+	struct output_opts oo = { .format = "text" };
 	double scale = 0;
 	struct scenario s;
 	Mmemu__Invocation inv = MMEMU__INVOCATION__INIT;
-	Mmemu__Run **runs;
-	struct child *children;
+	Mmemu__Run **runs = NULL;
+	struct child *children = NULL;
+	struct progress prog = { 0 };
+	const char **labels = NULL;
+	char (*label_buf)[64] = NULL;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
-		char *end;
-
 		switch (opt) {
 		case 'p':
 			policy_arg = optarg;
@@ -185,39 +340,40 @@ static int cmd_run(int argc, char **argv)
 			if (nr_sets == MAX_SETS)
 				return die("too many --set options");
 			sets[nr_sets++] = optarg;
-			if (strlen(options) + strlen(optarg) + 2 < sizeof(options)) {
-				if (options[0])
-					strcat(options, " ");
-				strcat(options, optarg);
-			}
 			break;
 		case 'S':
-			errno = 0;
-			seed = strtoull(optarg, &end, 0);
-			if (errno || *end || !*optarg || *optarg == '-') {
+			if (args_u64(optarg, &seed)) {
 				snprintf(err, sizeof(err), "--seed '%s' is not a number", optarg);
 				return die(err);
 			}
+			seed_given = true;
 			break;
-		case 'x': {
-			const char *slash = strchr(optarg, '/');
-
-			scale = slash ? strtod(optarg, NULL) / strtod(slash + 1, &end)
-				      : strtod(optarg, &end);
-			if (*end || !(scale > 0 && scale <= 1)) {
+		case 'M':
+			free(seeds);
+			if (args_seeds(optarg, MAX_SEEDS, &seeds, &nr_seeds)) {
+				snprintf(err, sizeof(err),
+					 "--seeds '%s': expected A..B or A,B,... (at most %d seeds)",
+					 optarg, MAX_SEEDS);
+				return die(err);
+			}
+			break;
+		case 'x':
+			if (args_scale(optarg, &scale)) {
 				snprintf(err, sizeof(err), "--scale '%s' is not in (0, 1] (or 1/N)",
 					 optarg);
 				return die(err);
 			}
 			break;
-		}
 		case 'f':
-			format = optarg;
-			if (!output_format_known(format)) {
+			oo.format = optarg;
+			if (!output_format_known(oo.format)) {
 				snprintf(err, sizeof(err), "--format '%s': expected text, json or csv",
 					 optarg);
 				return die(err);
 			}
+			break;
+		case 'a':
+			oo.all = true;
 			break;
 		case 'd':
 			if (strcmp(optarg, "lru_gen")) {
@@ -241,92 +397,154 @@ static int cmd_run(int argc, char **argv)
 				return die("--out: no file named");
 			break;
 		case 'j':
-			jobs = atoi(optarg);
-			if (jobs < 1 || jobs > 64)
-				return die("-j wants 1 to 64");
+			if (args_long(optarg, 1, 64, &jobs)) {
+				snprintf(err, sizeof(err), "-j '%s': expected 1 to 64", optarg);
+				return die(err);
+			}
 			break;
 		case 'h':
-			usage(stdout);
+			help_command(stdout, "run");
 			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			return bad_usage("run");
 		}
 	}
 	if (optind + 1 != argc) {
-		usage(stderr);
-		return 2;
+		free(seeds);
+		return bad_usage("run");
 	}
-	if (dump_every && !dump)
+	if (dump_every && !dump) {
+		free(seeds);
 		return die("--dump-every needs --dump lru_gen");
-	if (scenario_load(&s, argv[optind], sets, nr_sets, scale, err, sizeof(err)))
+	}
+	if (seeds && seed_given) {
+		free(seeds);
+		return die("--seed and --seeds: give one of them");
+	}
+	if (!seeds) {
+		seeds = malloc(sizeof(*seeds));
+		if (!seeds)
+			return die("out of memory");
+		seeds[0] = seed;
+		nr_seeds = 1;
+	}
+	if (scenario_load(&s, argv[optind], sets, nr_sets, scale, err, sizeof(err))) {
+		free(seeds);
 		return die(err);
-
+	}
+	options = join_sets(sets, nr_sets);
 	if (!policy_arg)
 		policy_arg = s.machine.policy[0] ? s.machine.policy : "classic";
-	snprintf(policy_buf, sizeof(policy_buf), "%s", policy_arg);
+	policy_buf = strdup(policy_arg);
+	if (!options || !policy_buf) {
+		rc = die("out of memory");
+		goto out;
+	}
 	for (char *save, *p = strtok_r(policy_buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
 		if (nr_policies == MAX_POLICIES) {
-			scenario_free(&s);
-			return die("too many policies");
+			rc = die("too many policies");
+			goto out;
 		}
 		if (!reclaim_policy_find(p)) {
 			snprintf(err, sizeof(err), "--policy: unknown policy '%s' (see mmemu list)", p);
-			scenario_free(&s);
-			return die(err);
+			rc = die(err);
+			goto out;
 		}
 		policies[nr_policies++] = p;
 	}
 	if (!nr_policies) {
-		scenario_free(&s);
-		return die("--policy: no policy named");
+		rc = die("--policy: no policy named");
+		goto out;
 	}
 
-	runs = calloc((size_t)nr_policies, sizeof(*runs));
-	children = calloc((size_t)nr_policies, sizeof(*children));
-	if (!runs || !children)
-		return die("out of memory");
-	for (int started = 0, done = 0; done < nr_policies;) {
-		while (started < nr_policies && started - done < jobs) {
+	/* policy by policy, each under every seed */
+	nr_runs = (size_t)nr_policies * nr_seeds;
+	runs = calloc(nr_runs, sizeof(*runs));
+	children = calloc(nr_runs, sizeof(*children));
+	labels = calloc(nr_runs, sizeof(*labels));
+	label_buf = calloc(nr_runs, sizeof(*label_buf));
+	prog.slot = mmap(NULL, nr_runs * sizeof(*prog.slot), PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (!runs || !children || !labels || !label_buf || prog.slot == MAP_FAILED) {
+		if (prog.slot == MAP_FAILED)
+			prog.slot = NULL;
+		rc = die("out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < nr_runs; i++) {
+		if (nr_seeds > 1)
+			snprintf(label_buf[i], sizeof(label_buf[i]), "%s seed %llu",
+				 policies[i / nr_seeds], (unsigned long long)seeds[i % nr_seeds]);
+		else
+			snprintf(label_buf[i], sizeof(label_buf[i]), "%s", policies[i]);
+		labels[i] = label_buf[i];
+		prog.slot[i].done = -1;
+	}
+	prog.tty = isatty(STDERR_FILENO);
+	prog.start = now_s();
+	prog.total = nr_runs;
+	prog.label = labels;
+	while (prog.done < nr_runs) {
+		while (prog.started < nr_runs && prog.started - prog.done < (size_t)jobs) {
+			size_t i = prog.started;
 			struct run_opts o = {
-				.policy = policies[started],
-				.seed = seed,
+				.policy = policies[i / nr_seeds],
+				.seed = seeds[i % nr_seeds],
 				.options = options,
 				.check_invariants = true,
 				.dump_lru_gen = dump,
 				.dump_every_ns = dump_every,
 				.sample_ns = sample,
+				.progress = prog.tty ? child_progress : NULL,
+				.progress_ctx = &prog.slot[i],
 			};
 
-			if (spawn_run(&s, &o, &children[started]))
-				return die("cannot start a run");
-			started++;
+			if (spawn_run(&s, &o, &children[i])) {
+				rc = die("cannot start a run");
+				goto out;
+			}
+			prog.started++;
 		}
-		if (collect_run(&children[done], &runs[done], policies[done]))
+		if (collect_run(&children[prog.done], &runs[prog.done], labels[prog.done], &prog))
 			rc = 1;
-		done++;
+		prog.done++;
 	}
+	progress_clear(&prog);
 	if (!rc) {
+		int wrc = 0;
+
 		inv.scenario_name = s.name;
 		inv.scenario_path = s.path;
 		inv.scenario_text = s.text ? s.text : (char *)protobuf_c_empty_string;
 		inv.scale = s.machine.scale;
 		inv.mmemu_version = (char *)MMEMU_VERSION;
-		inv.n_runs = (size_t)nr_policies;
+		inv.n_runs = nr_runs;
 		inv.runs = runs;
 		if (!out_path || strcmp(out_path, "-"))
-			output_write(stdout, format, &inv);
+			rc = print_invocation(&inv, &oo, nr_seeds > 1);
 		if (out_path)
-			rc = save_invocation(&inv, out_path);
+			wrc = save_invocation(&inv, out_path);
+		if (!rc)
+			rc = wrc;
 	}
-	for (int i = 0; i < nr_policies; i++)
+out:
+	for (size_t i = 0; runs && i < (size_t)nr_policies * nr_seeds; i++)
 		if (runs[i])
 			mmemu__run__free_unpacked(runs[i], NULL);
+	if (prog.slot)
+		munmap(prog.slot, (size_t)nr_policies * nr_seeds * sizeof(*prog.slot));
 	free(runs);
 	free(children);
+	free(labels);
+	free(label_buf);
+	free(policy_buf);
+	free(options);
+	free(seeds);
 	scenario_free(&s);
 	return rc;
 }
+
+/* ---- report ---- */
 
 /* Reads a saved invocation; a message naming the file when it is not one. */
 static Mmemu__Invocation *load_invocation(const char *path)
@@ -351,26 +569,46 @@ static Mmemu__Invocation *load_invocation(const char *path)
 	return inv;
 }
 
+/* Whether file b's runs can stand beside file a's: the same scenario, text and scale. */
+static int same_experiment(const Mmemu__Invocation *a, const char *pa, const Mmemu__Invocation *b,
+			   const char *pb)
+{
+	const char *what = strcmp(a->scenario_name, b->scenario_name) ? "scenario"
+			   : a->scale != b->scale			  ? "scale"
+			   : strcmp(a->scenario_text, b->scenario_text)	  ? "scenario text"
+									  : NULL;
+
+	if (!what)
+		return 0;
+	fprintf(stderr,
+		"mmemu: report: '%s' holds scenario '%s' at scale %g, '%s' scenario '%s' at scale "
+		"%g: another %s (--force puts them side by side)\n",
+		pb, b->scenario_name, b->scale, pa, a->scenario_name, a->scale, what);
+	return -1;
+}
+
 static int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "summary", no_argument, NULL, 'm' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "force", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *format = "text";
+	struct output_opts oo = { .format = "text" };
 	Mmemu__Invocation **files, all = MMEMU__INVOCATION__INIT;
 	char err[512];
 	int nr_files, opt, rc = 0;
-	bool summary = false;
+	bool summary = false, force = false;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
-			format = optarg;
-			if (!output_format_known(format)) {
+			oo.format = optarg;
+			if (!output_format_known(oo.format)) {
 				snprintf(err, sizeof(err), "--format '%s': expected text, json or csv",
 					 optarg);
 				return die(err);
@@ -379,19 +617,22 @@ static int cmd_report(int argc, char **argv)
 		case 'm':
 			summary = true;
 			break;
+		case 'a':
+			oo.all = true;
+			break;
+		case 'F':
+			force = true;
+			break;
 		case 'h':
-			usage(stdout);
+			help_command(stdout, "report");
 			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			return bad_usage("report");
 		}
 	}
 	nr_files = argc - optind;
-	if (nr_files < 1) {
-		usage(stderr);
-		return 2;
-	}
+	if (nr_files < 1)
+		return bad_usage("report");
 	files = calloc((size_t)nr_files, sizeof(*files));
 	if (!files)
 		return die("out of memory");
@@ -400,6 +641,11 @@ static int cmd_report(int argc, char **argv)
 
 		files[i] = load_invocation(argv[optind + i]);
 		if (!files[i]) {
+			rc = 2;
+			break;
+		}
+		if (i && !force &&
+		    same_experiment(files[0], argv[optind], files[i], argv[optind + i])) {
 			rc = 2;
 			break;
 		}
@@ -419,11 +665,8 @@ static int cmd_report(int argc, char **argv)
 		all.scenario_text = files[0]->scenario_text;
 		all.scale = files[0]->scale;
 		all.mmemu_version = files[0]->mmemu_version;
+		rc = print_invocation(&all, &oo, summary);
 	}
-	if (!rc && summary)
-		sweep_summary_write(stdout, format, &all);
-	else if (!rc)
-		output_write(stdout, format, &all);
 	free(all.runs);
 	for (int i = 0; i < nr_files; i++)
 		if (files[i])
@@ -432,29 +675,47 @@ static int cmd_report(int argc, char **argv)
 	return rc;
 }
 
+/* ---- the commands ---- */
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} commands[] = {
+	{ "run", cmd_run },	{ "report", cmd_report }, { "sweep", cmd_sweep },
+	{ "plot", cmd_plot },	{ "list", cmd_list },	  { "bench", cmd_bench },
+};
+
 int main(int argc, char **argv)
 {
+	int rc;
+
 	if (argc < 2) {
-		usage(stderr);
+		help_global(stderr);
 		return 2;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		usage(stdout);
-		return 0;
+		if (argc > 2 && !help_command(stdout, argv[2]))
+			return sink_close_stdout();
+		help_global(stdout);
+		return sink_close_stdout();
 	}
-	if (!strcmp(argv[1], "run"))
-		return cmd_run(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "report"))
-		return cmd_report(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "plot"))
-		return cmd_plot(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "list"))
-		return cmd_list();
-	if (!strcmp(argv[1], "bench"))
-		return cmd_bench(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "sweep"))
-		return cmd_sweep(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "--help-scdoc")) {
+		help_scdoc(stdout);
+		return sink_close_stdout();
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		help_version(stdout);
+		return sink_close_stdout();
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name)) {
+			rc = commands[i].fn(argc - 1, argv + 1);
+			/* what the command printed with stdio (list, bench, help) */
+			if (sink_close_stdout() && !rc)
+				rc = 1;
+			return rc;
+		}
 	fprintf(stderr, "mmemu: unknown command '%s'\n", argv[1]);
-	usage(stderr);
+	help_global(stderr);
 	return 2;
 }

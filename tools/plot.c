@@ -5,11 +5,12 @@
  * Each mmemu.Run holds its samples as JSON object strings (scenarios/run.c
  * writes them): "stats" rows (cumulative counters, memory.current per memcg,
  * operations per workload), "gens" rows (MGLRU: pages per generation of one
- * lruvec) and "lists" rows (classic: the four LRU lists of one lruvec). A
- * small JSON parser reads them into series; the plot is a gnuplot script
- * with the data inline (datablocks), run in a temporary directory. The
- * image format follows the -o extension: .svg or .png (pngcairo when the
- * gnuplot has it, else libgd's png).
+ * lruvec) and "lists" rows (classic: the four LRU lists of one lruvec).
+ * libjansson reads them into series; the plot is a gnuplot script with the
+ * data inline (datablocks), run in a temporary directory, its image read
+ * back from gnuplot's standard output and written to -o with every write
+ * checked. The image format follows the -o extension: .svg or .png
+ * (pngcairo when the gnuplot has it, else libgd's png).
  *
  *   memory      memory.current of each memcg (MiB), one line per policy x memcg
  *   throughput  ops/s of each workload (one panel each), one line per policy
@@ -33,229 +34,24 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "scenarios/result.h"
+#include "tools/help.h"
 #include "tools/plot.h"
+#include "tools/sink.h"
 
-/* ---- a JSON parser for the sample rows ---- */
-
-enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
-
-struct jv {
-	enum jtype type;
-	double num;		/* J_NUM, J_BOOL */
-	char *str;		/* J_STR */
-	int n;			/* J_ARR, J_OBJ: members */
-	char **keys;		/* J_OBJ: member names */
-	struct jv *kids;	/* J_ARR, J_OBJ: member values */
-};
-
-struct jparser {
-	const char *p;
-	int depth;
-};
-
-static void jv_free(struct jv *v)
-{
-	for (int i = 0; i < v->n; i++) {
-		if (v->keys)
-			free(v->keys[i]);
-		jv_free(&v->kids[i]);
-	}
-	free(v->keys);
-	free(v->kids);
-	free(v->str);
-	memset(v, 0, sizeof(*v));
-}
-
-static void jskip(struct jparser *jp)
-{
-	while (*jp->p == ' ' || *jp->p == '\t' || *jp->p == '\n' || *jp->p == '\r')
-		jp->p++;
-}
-
-/* A string after its opening quote; \uXXXX outside ASCII becomes '?'. */
-static char *jstring(struct jparser *jp)
-{
-	size_t len = 0, cap = 16;
-	char *s = malloc(cap);
-
-	while (s && *jp->p != '"') {
-		char c = *jp->p++;
-
-		if (!c || (unsigned char)c < 0x20)
-			goto bad;
-		if (c == '\\') {
-			c = *jp->p++;
-			switch (c) {
-			case '"': case '\\': case '/':
-				break;
-			case 'b': c = '\b'; break;
-			case 'f': c = '\f'; break;
-			case 'n': c = '\n'; break;
-			case 'r': c = '\r'; break;
-			case 't': c = '\t'; break;
-			case 'u': {
-				unsigned cp = 0;
-
-				for (int i = 0; i < 4; i++, jp->p++) {
-					if (!isxdigit((unsigned char)*jp->p))
-						goto bad;
-					cp = cp * 16 + (unsigned)(isdigit((unsigned char)*jp->p) ?
-						*jp->p - '0' : tolower((unsigned char)*jp->p) - 'a' + 10);
-				}
-				c = cp < 0x80 ? (char)cp : '?';
-				break;
-			}
-			default:
-				goto bad;
-			}
-		}
-		if (len + 2 > cap) {
-			char *t = realloc(s, cap *= 2);
-
-			if (!t)
-				goto bad;
-			s = t;
-		}
-		s[len++] = c;
-	}
-	if (!s)
-		return NULL;
-	jp->p++;
-	s[len] = 0;
-	return s;
-bad:
-	free(s);
-	return NULL;
-}
-
-static int jvalue(struct jparser *jp, struct jv *v);
-
-/* An array or object after its opening bracket. */
-static int jmembers(struct jparser *jp, struct jv *v, bool object)
-{
-	char close = object ? '}' : ']';
-	int cap = 0;
-
-	v->type = object ? J_OBJ : J_ARR;
-	jskip(jp);
-	if (*jp->p == close) {
-		jp->p++;
-		return 0;
-	}
-	for (;;) {
-		char *key = NULL;
-
-		if (v->n == cap) {
-			struct jv *kids = realloc(v->kids, (size_t)(cap = cap ? 2 * cap : 8) * sizeof(*kids));
-			char **keys = object ? realloc(v->keys, (size_t)cap * sizeof(*keys)) : NULL;
-
-			if (kids)
-				v->kids = kids;
-			if (keys)
-				v->keys = keys;
-			if (!kids || (object && !keys))
-				return -1;
-		}
-		jskip(jp);
-		if (object) {
-			if (*jp->p != '"')
-				return -1;
-			jp->p++;
-			key = jstring(jp);
-			if (!key)
-				return -1;
-			jskip(jp);
-			if (*jp->p != ':') {
-				free(key);
-				return -1;
-			}
-			jp->p++;
-			v->keys[v->n] = key;
-		}
-		memset(&v->kids[v->n], 0, sizeof(v->kids[v->n]));
-		v->n++;
-		if (jvalue(jp, &v->kids[v->n - 1]))
-			return -1;
-		jskip(jp);
-		if (*jp->p == close) {
-			jp->p++;
-			return 0;
-		}
-		if (*jp->p != ',')
-			return -1;
-		jp->p++;
-	}
-}
-
-static int jvalue(struct jparser *jp, struct jv *v)
-{
-	int rc = -1;
-
-	if (++jp->depth > 16)
-		return -1;
-	jskip(jp);
-	if (*jp->p == '{' || *jp->p == '[') {
-		bool object = *jp->p++ == '{';
-
-		rc = jmembers(jp, v, object);
-	} else if (*jp->p == '"') {
-		jp->p++;
-		v->type = J_STR;
-		v->str = jstring(jp);
-		rc = v->str ? 0 : -1;
-	} else if (!strncmp(jp->p, "true", 4) || !strncmp(jp->p, "false", 5)) {
-		v->type = J_BOOL;
-		v->num = *jp->p == 't';
-		jp->p += *jp->p == 't' ? 4 : 5;
-		rc = 0;
-	} else if (!strncmp(jp->p, "null", 4)) {
-		v->type = J_NULL;
-		jp->p += 4;
-		rc = 0;
-	} else if (*jp->p == '-' || isdigit((unsigned char)*jp->p)) {
-		char *end;
-
-		v->type = J_NUM;
-		v->num = strtod(jp->p, &end);
-		rc = end == jp->p ? -1 : 0;
-		jp->p = end;
-	}
-	jp->depth--;
-	return rc;
-}
-
-/* Parses one whole JSON text into *v (free with jv_free, also on failure). */
-static int json_parse(const char *text, struct jv *v)
-{
-	struct jparser jp = { .p = text };
-
-	memset(v, 0, sizeof(*v));
-	if (jvalue(&jp, v))
-		return -1;
-	jskip(&jp);
-	return *jp.p ? -1 : 0;
-}
-
-static const struct jv *jget(const struct jv *o, const char *key)
-{
-	if (o->type != J_OBJ)
-		return NULL;
-	for (int i = 0; i < o->n; i++)
-		if (!strcmp(o->keys[i], key))
-			return &o->kids[i];
-	return NULL;
-}
+/* ---- the sample rows, read with libjansson ---- */
 
 /* The number at o[key]; false when missing or not a number. */
-static bool jnum(const struct jv *o, const char *key, double *x)
+static bool jnum(const json_t *o, const char *key, double *x)
 {
-	const struct jv *v = jget(o, key);
+	const json_t *v = json_object_get(o, key);
 
-	if (!v || v->type != J_NUM)
+	if (!json_is_number(v))
 		return false;
-	*x = v->num;
-	return true;
+	*x = json_number_value(v);
+	return isfinite(*x);
 }
 
 /* ---- the series of one run ---- */
@@ -396,35 +192,38 @@ static struct lvec *lvec_get(struct prun *r, const char *memcg, int node, bool g
 }
 
 /* Every number in the object o (name -> value) into ss at time t. */
-static int add_map(struct seriesset *ss, const struct jv *o, double t)
+static int add_map(struct seriesset *ss, const json_t *o, double t)
 {
-	if (!o || o->type != J_OBJ)
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(o))
 		return -1;
-	for (int i = 0; i < o->n; i++)
-		if (o->kids[i].type != J_NUM || series_add(ss, o->keys[i], t, o->kids[i].num))
+	json_object_foreach((json_t *)o, key, v)
+		if (!json_is_number(v) || series_add(ss, key, t, json_number_value(v)))
 			return -1;
 	return 0;
 }
 
 /* A "gens" or "lists" row. */
-static int add_lruvec_row(struct prun *r, const struct jv *o, double t, bool gens)
+static int add_lruvec_row(struct prun *r, const json_t *o, double t, bool gens)
 {
-	const struct jv *memcg = jget(o, "memcg"), *g = jget(o, "gens");
+	const json_t *memcg = json_object_get(o, "memcg"), *g = json_object_get(o, "gens");
 	struct lvrow row = { .t = t };
 	struct lvec *lv;
 	double node;
 
-	if (!memcg || memcg->type != J_STR || !jnum(o, "node", &node))
+	if (!json_is_string(memcg) || !jnum(o, "node", &node))
 		return -1;
 	if (gens) {
 		long long lo = 0, hi = -1;
 
-		if (!g || g->type != J_ARR)
+		if (!json_is_array(g))
 			return -1;
-		for (int i = 0; i < g->n; i++) {
+		for (size_t i = 0; i < json_array_size(g); i++) {
 			double seq;
 
-			if (!jnum(&g->kids[i], "seq", &seq) || seq < 0)
+			if (!jnum(json_array_get(g, i), "seq", &seq) || seq < 0 || seq > 1e15)
 				return -1;
 			if (!i || (long long)seq < lo)
 				lo = (long long)seq;
@@ -438,11 +237,12 @@ static int add_lruvec_row(struct prun *r, const struct jv *o, double t, bool gen
 		row.v = calloc((size_t)(row.n ? row.n : 1), sizeof(*row.v));
 		if (!row.v)
 			return -1;
-		for (int i = 0; i < g->n; i++) {
+		for (size_t i = 0; i < json_array_size(g); i++) {
+			const json_t *gi = json_array_get(g, i);
 			double seq, anon, file;
 
-			if (!jnum(&g->kids[i], "seq", &seq) || !jnum(&g->kids[i], "anon", &anon) ||
-			    !jnum(&g->kids[i], "file", &file)) {
+			if (!jnum(gi, "seq", &seq) || !jnum(gi, "anon", &anon) ||
+			    !jnum(gi, "file", &file)) {
 				free(row.v);
 				return -1;
 			}
@@ -459,7 +259,7 @@ static int add_lruvec_row(struct prun *r, const struct jv *o, double t, bool gen
 				return -1;
 			}
 	}
-	lv = lvec_get(r, memcg->str, (int)node, gens);
+	lv = lvec_get(r, json_string_value(memcg), (int)node, gens);
 	if (lv) {
 		struct lvrow *rows = grow(lv->rows, &lv->cap, lv->n, sizeof(*rows));
 
@@ -476,33 +276,34 @@ static int add_lruvec_row(struct prun *r, const struct jv *o, double t, bool gen
 /* One sample row; rows of other kinds are skipped. */
 static int add_sample(struct prun *r, const char *text)
 {
-	struct jv o;
-	const struct jv *kind;
+	json_error_t jerr;
+	json_t *o = json_loads(text, 0, &jerr);
+	const char *kind;
 	double t, x;
 	int rc = -1;
 
-	if (json_parse(text, &o) || o.type != J_OBJ)
+	if (!json_is_object(o))
 		goto out;
-	kind = jget(&o, "kind");
-	if (!kind || kind->type != J_STR || !jnum(&o, "t", &t))
+	kind = json_string_value(json_object_get(o, "kind"));
+	if (!kind || !jnum(o, "t", &t))
 		goto out;
-	if (!strcmp(kind->str, "stats")) {
-		if (!jnum(&o, "workingset_refault_file", &x) ||
+	if (!strcmp(kind, "stats")) {
+		if (!jnum(o, "workingset_refault_file", &x) ||
 		    series_add(&r->refault, "file", t, x) ||
-		    !jnum(&o, "workingset_refault_anon", &x) ||
+		    !jnum(o, "workingset_refault_anon", &x) ||
 		    series_add(&r->refault, "anon", t, x) ||
-		    add_map(&r->mem, jget(&o, "memory_current"), t) ||
-		    add_map(&r->ops, jget(&o, "ops"), t))
+		    add_map(&r->mem, json_object_get(o, "memory_current"), t) ||
+		    add_map(&r->ops, json_object_get(o, "ops"), t))
 			goto out;
 		r->nr_stats++;
 		rc = 0;
-	} else if (!strcmp(kind->str, "gens") || !strcmp(kind->str, "lists")) {
-		rc = add_lruvec_row(r, &o, t, !strcmp(kind->str, "gens"));
+	} else if (!strcmp(kind, "gens") || !strcmp(kind, "lists")) {
+		rc = add_lruvec_row(r, o, t, !strcmp(kind, "gens"));
 	} else {
 		rc = 0;
 	}
 out:
-	jv_free(&o);
+	json_decref(o);
 	return rc;
 }
 
@@ -540,7 +341,8 @@ struct plot {
 	struct prun *runs;
 	int nr_runs;
 	bool png;
-	const char *out;
+	const char *out;	/* the image; named in the script only when to_file */
+	bool to_file;		/* "set output": the --script copy, else gnuplot's stdout */
 	const char *title;	/* scenario, scale */
 	int nblock;		/* datablocks written */
 	double ymax;		/* the largest y in them since it was last reset */
@@ -560,9 +362,12 @@ static void gp_header(FILE *f, const struct plot *p, int width, int height)
 	else
 		fprintf(f, "set terminal svg size %d,%d dynamic font 'sans,11' noenhanced "
 			   "background rgb 'white'\n", width, height);
-	fprintf(f, "set output ");
-	gp_str(f, p->out);
-	fprintf(f, "\nset grid lc rgb '#dddddd'\nset border lc rgb '#555555'\n"
+	if (p->to_file) {
+		fprintf(f, "set output ");
+		gp_str(f, p->out);
+		fputc('\n', f);
+	}
+	fprintf(f, "set grid lc rgb '#dddddd'\nset border lc rgb '#555555'\n"
 		   "set xlabel 'time (s)'\nset xrange [0:*]\nset autoscale xfixmax\nset yrange [0:*]\n"
 		   "set key top left box opaque font ',9'\n");
 }
@@ -930,11 +735,6 @@ static int fail(const char *fmt, ...)
 	return 2;
 }
 
-static void plot_usage(FILE *f)
-{
-	fprintf(f, "usage: mmemu plot FILE... [--what gens|memory|throughput|refaults] "
-		   "[-o OUT.svg|OUT.png] [--script FILE]\n");
-}
 
 /* The gnuplot on PATH, in a static buffer; NULL if none. */
 static const char *find_gnuplot(void)
@@ -1038,20 +838,76 @@ static int write_file(const char *path, const char *text, size_t len)
 	return rc;
 }
 
-/* Runs gnuplot on script; its exit status, or -1. */
-static int run_gnuplot(const char *gnuplot, const char *script)
+/* The gnuplot script of the plot asked for, in a malloc'ed *text. 0 or -1. */
+static int make_script(struct plot *p, enum what what, char **text, size_t *len)
 {
-	int status;
+	FILE *f = open_memstream(text, len);
+
+	if (!f)
+		return -1;
+	p->nblock = 0;
+	switch (what) {
+	case W_GENS:
+		plot_gens(f, p);
+		break;
+	case W_MEMORY:
+		plot_memory(f, p);
+		break;
+	case W_THROUGHPUT:
+		plot_panels(f, p, offsetof(struct prun, ops), "throughput", "workload %s", "ops/s");
+		break;
+	case W_REFAULTS:
+		plot_panels(f, p, offsetof(struct prun, refault), "workingset refaults",
+			    "workingset_refault_%s", "pages/s");
+		break;
+	}
+	return fclose(f) ? -1 : 0;
+}
+
+/*
+ * Runs gnuplot on script with its standard output (the image) read into a
+ * malloc'ed *img. Its exit status, or -1.
+ */
+static int run_gnuplot(const char *gnuplot, const char *script, char **img, size_t *len)
+{
+	size_t cap = 1 << 16;
+	int status, fds[2];
 	pid_t pid;
 
+	*img = malloc(cap);
+	*len = 0;
+	if (!*img || pipe(fds))
+		return -1;
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
+		close(fds[0]);
+		if (dup2(fds[1], STDOUT_FILENO) < 0)
+			_exit(127);
 		execl(gnuplot, "gnuplot", script, (char *)NULL);
 		_exit(127);
 	}
+	close(fds[1]);
+	for (;;) {
+		ssize_t n;
+
+		if (*len == cap) {
+			char *grown = realloc(*img, cap *= 2);
+
+			if (!grown)
+				break;
+			*img = grown;
+		}
+		n = read(fds[0], *img + *len, cap - *len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		*len += (size_t)n;
+	}
+	close(fds[0]);
 	if (waitpid(pid, &status, 0) < 0)
 		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -1080,7 +936,6 @@ int cmd_plot(int argc, char **argv)
 	char *text = NULL;
 	size_t len = 0;
 	int opt, rc = 0, nw;
-	FILE *f;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "w:o:h", opts, NULL)) != -1) {
@@ -1095,10 +950,10 @@ int cmd_plot(int argc, char **argv)
 			script_out = optarg;
 			break;
 		case 'h':
-			plot_usage(stdout);
+			help_command(stdout, "plot");
 			return 0;
 		default:
-			plot_usage(stderr);
+			help_command(stderr, "plot");
 			return 2;
 		}
 	}
@@ -1108,7 +963,7 @@ int cmd_plot(int argc, char **argv)
 		return fail("--what '%s': expected gens, memory, throughput or refaults", what_arg);
 	what = (enum what)nw;
 	if (optind >= argc) {
-		plot_usage(stderr);
+		help_command(stderr, "plot");
 		return 2;
 	}
 	if (!out) {
@@ -1139,33 +994,22 @@ int cmd_plot(int argc, char **argv)
 		}
 	}
 
-	f = open_memstream(&text, &len);
-	if (!f) {
+	if (script_out) {
+		p.to_file = true;
+		if (make_script(&p, what, &text, &len)) {
+			rc = fail("%s", "out of memory");
+			goto out;
+		}
+		if (write_file(script_out, text, len)) {
+			rc = fail("--script '%s': cannot write it", script_out);
+			goto out;
+		}
+		free(text);
+		text = NULL;
+		p.to_file = false;
+	}
+	if (make_script(&p, what, &text, &len)) {
 		rc = fail("%s", "out of memory");
-		goto out;
-	}
-	switch (what) {
-	case W_GENS:
-		plot_gens(f, &p);
-		break;
-	case W_MEMORY:
-		plot_memory(f, &p);
-		break;
-	case W_THROUGHPUT:
-		plot_panels(f, &p, offsetof(struct prun, ops), "throughput", "workload %s",
-			    "ops/s");
-		break;
-	case W_REFAULTS:
-		plot_panels(f, &p, offsetof(struct prun, refault), "workingset refaults",
-			    "workingset_refault_%s", "pages/s");
-		break;
-	}
-	if (fclose(f)) {
-		rc = fail("%s", "out of memory");
-		goto out;
-	}
-	if (script_out && write_file(script_out, text, len)) {
-		rc = fail("--script '%s': cannot write it", script_out);
 		goto out;
 	}
 
@@ -1185,15 +1029,20 @@ int cmd_plot(int argc, char **argv)
 	if (write_file(script, text, len)) {
 		rc = fail("cannot write '%s'", script);
 	} else {
-		struct stat st;
-		int status = run_gnuplot(gnuplot, script);
+		char *img = NULL;
+		size_t img_len = 0;
+		int status = run_gnuplot(gnuplot, script, &img, &img_len);
 
-		if (status || stat(out, &st) || !st.st_size) {
-			fprintf(stderr, "mmemu: plot: gnuplot failed (status %d) to write '%s'\n",
+		if (status || !img_len) {
+			fprintf(stderr, "mmemu: plot: gnuplot failed (status %d) to draw '%s'\n",
 				status, out);
-			unlink(out);
 			rc = 1;
+		} else {
+			rc = sink_write_bytes(img, img_len, out, "plot: -o");
+			if (!rc)
+				printf("plot: wrote %s\n", out);
 		}
+		free(img);
 	}
 	unlink(script);
 	rmdir(dir);

@@ -11,7 +11,8 @@
  * the sweep then exits 1. The runs merge in a fixed order (policy, then the
  * --set values with the first --set varying slowest, then seed), never the
  * order they finished in, so the same arguments give the same file apart
- * from host_seconds. The summary groups runs that differ only in seed.
+ * from host_seconds. The summary (tools/summary.c) groups runs that differ
+ * only in seed.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -23,351 +24,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <uv.h>
 
 #include "models/policy.h"
 #include "scenarios/scenario.h"
+#include "tools/args.h"
+#include "tools/help.h"
 #include "tools/output.h"
+#include "tools/sink.h"
+#include "tools/summary.h"
 #include "tools/sweep.h"
 
 #define SWEEP_MAX_POLICIES 16
 #define SWEEP_MAX_SETS 64
 #define SWEEP_MAX_RUNS 100000
 #define SWEEP_MAX_JOBS 256
-
-/* ---- statistics ---- */
-
-double sweep_t95(unsigned df)
-{
-	/* two-sided 95%: t(0.975, df) */
-	static const double t[] = {
-		0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-		2.201, 2.179,  2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080,
-		2.074, 2.069,  2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
-	};
-
-	if (df < sizeof(t) / sizeof(t[0]))
-		return df ? t[df] : NAN;
-	/* between table rows, the smaller df's (larger, conservative) quantile */
-	if (df < 40)
-		return 2.042;
-	if (df < 60)
-		return 2.021;
-	if (df < 120)
-		return 2.000;
-	return 1.980;
-}
-
-struct stat_row {
-	char group[96], key[64];
-	unsigned n;
-	double mean, half;	/* half-width of the 95% interval; NaN when n < 2 */
-};
-
-struct run_group {
-	const char *policy, *options;
-	const Mmemu__Run **runs;
-	size_t nr;
-	struct stat_row *rows;
-	size_t nr_rows;
-};
-
-static const char *const vmstat_metrics[] = {
-	"pgscan_file", "pgsteal_file", "workingset_refault_file", "workingset_refault_anon",
-	"pswpout",
-};
-static const char *const workload_metrics[] = { "throughput_ops_s", "lat_mean_us" };
-
-static const Mmemu__Value *run_value(const Mmemu__Run *r, const char *group, const char *key)
-{
-	for (size_t i = 0; i < r->n_groups; i++) {
-		const Mmemu__Group *g = r->groups[i];
-
-		if (strcmp(g->name, group))
-			continue;
-		for (size_t k = 0; k < g->n_values; k++)
-			if (!strcmp(g->values[k]->key, key))
-				return g->values[k];
-	}
-	return NULL;
-}
-
-static void stat_compute(struct stat_row *row, const struct run_group *grp)
-{
-	double sum = 0, ss = 0;
-
-	row->n = 0;
-	for (size_t i = 0; i < grp->nr; i++) {
-		const Mmemu__Value *v = run_value(grp->runs[i], row->group, row->key);
-
-		if (v) {
-			sum += v->value;
-			row->n++;
-		}
-	}
-	row->mean = row->n ? sum / row->n : NAN;
-	row->half = NAN;
-	if (row->n < 2)
-		return;
-	for (size_t i = 0; i < grp->nr; i++) {
-		const Mmemu__Value *v = run_value(grp->runs[i], row->group, row->key);
-
-		if (v)
-			ss += (v->value - row->mean) * (v->value - row->mean);
-	}
-	row->half = sweep_t95(row->n - 1) * sqrt(ss / (row->n - 1)) / sqrt((double)row->n);
-}
-
-static int add_row(struct run_group *grp, const char *group, const char *key)
-{
-	struct stat_row *rows = realloc(grp->rows, (grp->nr_rows + 1) * sizeof(*rows));
-
-	if (!rows)
-		return -1;
-	grp->rows = rows;
-	rows += grp->nr_rows++;
-	snprintf(rows->group, sizeof(rows->group), "%s", group);
-	snprintf(rows->key, sizeof(rows->key), "%s", key);
-	stat_compute(rows, grp);
-	return 0;
-}
-
-/* The metrics of grp, named after its first run's workloads. */
-static int group_stats(struct run_group *grp)
-{
-	const Mmemu__Run *first = grp->runs[0];
-
-	for (size_t i = 0; i < first->n_groups; i++) {
-		const char *name = first->groups[i]->name;
-
-		if (strncmp(name, "workload.", 9) || strchr(name + 9, '.'))
-			continue;
-		for (size_t k = 0; k < sizeof(workload_metrics) / sizeof(*workload_metrics); k++)
-			if (add_row(grp, name, workload_metrics[k]))
-				return -1;
-	}
-	for (size_t k = 0; k < sizeof(vmstat_metrics) / sizeof(*vmstat_metrics); k++)
-		if (add_row(grp, "vmstat", vmstat_metrics[k]))
-			return -1;
-	return 0;
-}
-
-/* Runs that differ only in seed, in order of first appearance; NULL when out of memory. */
-static struct run_group *group_runs(const Mmemu__Invocation *inv, size_t *nr_groups)
-{
-	struct run_group *g = calloc(inv->n_runs ? inv->n_runs : 1, sizeof(*g));
-	size_t n = 0;
-
-	if (!g)
-		return NULL;
-	for (size_t i = 0; i < inv->n_runs; i++) {
-		const Mmemu__Run *r = inv->runs[i];
-		size_t k;
-
-		for (k = 0; k < n; k++)
-			if (!strcmp(g[k].policy, r->policy) && !strcmp(g[k].options, r->options))
-				break;
-		if (k == n) {
-			g[n].policy = r->policy;
-			g[n].options = r->options;
-			g[n].runs = calloc(inv->n_runs, sizeof(*g[n].runs));
-			if (!g[n].runs)
-				goto fail;
-			n++;
-		}
-		g[k].runs[g[k].nr++] = r;
-	}
-	for (size_t k = 0; k < n; k++)
-		if (group_stats(&g[k]))
-			goto fail;
-	*nr_groups = n;
-	return g;
-fail:
-	for (size_t k = 0; k < inv->n_runs; k++) {
-		free(g[k].runs);
-		free(g[k].rows);
-	}
-	free(g);
-	return NULL;
-}
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-static void json_num(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, "%.9g", v);
-	else
-		fprintf(f, "null");
-}
-
-static void csv_str(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-static void csv_num(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, "%.9g", v);
-}
-
-static void text_num(char *buf, size_t len, double v)
-{
-	if (!isfinite(v))
-		snprintf(buf, len, "-");
-	else if (v != 0 && fabs(v) < 0.01)
-		snprintf(buf, len, "%.3g", v);
-	else
-		snprintf(buf, len, "%.2f", v);
-}
-
-static void summary_text(FILE *f, const Mmemu__Invocation *inv, const struct run_group *g,
-			 size_t nr)
-{
-	fprintf(f, "scenario %s, scale %g: %zu runs in %zu groups, mean and 95%% confidence "
-		   "interval over seeds (Student t)\n",
-		inv->scenario_name, inv->scale, inv->n_runs, nr);
-	for (size_t k = 0; k < nr; k++) {
-		fprintf(f, "\n%s  %s  (n=%zu, seeds", g[k].policy,
-			*g[k].options ? g[k].options : "(no --set)", g[k].nr);
-		for (size_t i = 0; i < g[k].nr; i++)
-			fprintf(f, "%s%llu", i ? "," : " ", (unsigned long long)g[k].runs[i]->seed);
-		fprintf(f, ")\n  %-42s %14s %12s %14s %14s\n", "metric", "mean", "+-95%",
-			"ci_low", "ci_high");
-		for (size_t i = 0; i < g[k].nr_rows; i++) {
-			const struct stat_row *r = &g[k].rows[i];
-			char name[170], mean[32], half[32], lo[32], hi[32];
-
-			if (!r->n)
-				continue;
-			snprintf(name, sizeof(name), "%s.%s", r->group, r->key);
-			text_num(mean, sizeof(mean), r->mean);
-			text_num(half, sizeof(half), r->half);
-			text_num(lo, sizeof(lo), r->mean - r->half);
-			text_num(hi, sizeof(hi), r->mean + r->half);
-			fprintf(f, "  %-42s %14s %12s %14s %14s\n", name, mean, half, lo, hi);
-		}
-	}
-}
-
-static void summary_json(FILE *f, const Mmemu__Invocation *inv, const struct run_group *g,
-			 size_t nr)
-{
-	fprintf(f, "{\"scenario\": ");
-	json_str(f, inv->scenario_name);
-	fprintf(f, ", \"scale\": %.9g, \"runs\": %zu, \"confidence\": 0.95,\n  \"groups\": [",
-		inv->scale, inv->n_runs);
-	for (size_t k = 0; k < nr; k++) {
-		fprintf(f, "%s\n    {\"policy\": ", k ? "," : "");
-		json_str(f, g[k].policy);
-		fprintf(f, ", \"options\": ");
-		json_str(f, g[k].options);
-		fprintf(f, ", \"n\": %zu, \"seeds\": [", g[k].nr);
-		for (size_t i = 0; i < g[k].nr; i++)
-			fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)g[k].runs[i]->seed);
-		fprintf(f, "],\n     \"metrics\": [");
-		for (size_t i = 0, first = 1; i < g[k].nr_rows; i++) {
-			const struct stat_row *r = &g[k].rows[i];
-
-			if (!r->n)
-				continue;
-			fprintf(f, "%s\n       {\"group\": ", first ? "" : ",");
-			first = 0;
-			json_str(f, r->group);
-			fprintf(f, ", \"key\": ");
-			json_str(f, r->key);
-			fprintf(f, ", \"n\": %u, \"mean\": ", r->n);
-			json_num(f, r->mean);
-			fprintf(f, ", \"ci_half\": ");
-			json_num(f, r->half);
-			fprintf(f, ", \"ci_low\": ");
-			json_num(f, r->mean - r->half);
-			fprintf(f, ", \"ci_high\": ");
-			json_num(f, r->mean + r->half);
-			fprintf(f, "}");
-		}
-		fprintf(f, "]}");
-	}
-	fprintf(f, "\n  ]\n}\n");
-}
-
-static void summary_csv(FILE *f, const Mmemu__Invocation *inv, const struct run_group *g,
-			size_t nr)
-{
-	fprintf(f, "scenario,scale,policy,options,n,group,key,mean,ci_half,ci_low,ci_high\n");
-	for (size_t k = 0; k < nr; k++) {
-		for (size_t i = 0; i < g[k].nr_rows; i++) {
-			const struct stat_row *r = &g[k].rows[i];
-
-			if (!r->n)
-				continue;
-			csv_str(f, inv->scenario_name);
-			fprintf(f, ",%g,", inv->scale);
-			csv_str(f, g[k].policy);
-			fputc(',', f);
-			csv_str(f, g[k].options);
-			fprintf(f, ",%u,", r->n);
-			csv_str(f, r->group);
-			fputc(',', f);
-			csv_str(f, r->key);
-			fputc(',', f);
-			csv_num(f, r->mean);
-			fputc(',', f);
-			csv_num(f, r->half);
-			fputc(',', f);
-			csv_num(f, r->mean - r->half);
-			fputc(',', f);
-			csv_num(f, r->mean + r->half);
-			fputc('\n', f);
-		}
-	}
-}
-
-void sweep_summary_write(FILE *f, const char *format, const Mmemu__Invocation *inv)
-{
-	size_t nr = 0;
-	struct run_group *g = group_runs(inv, &nr);
-
-	if (!g) {
-		fprintf(stderr, "mmemu: out of memory\n");
-		return;
-	}
-	if (!strcmp(format, "json"))
-		summary_json(f, inv, g, nr);
-	else if (!strcmp(format, "csv"))
-		summary_csv(f, inv, g, nr);
-	else
-		summary_text(f, inv, g, nr);
-	for (size_t k = 0; k < nr; k++) {
-		free(g[k].runs);
-		free(g[k].rows);
-	}
-	free(g);
-}
 
 /* ---- the sweep ---- */
 
@@ -773,60 +446,6 @@ static void on_signal(uv_signal_t *h, int sig)
 			kill(-sw->live[i]->proc.pid, SIGKILL);
 }
 
-static int parse_u64(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (!*s || *s == '-' || *s == '+' || *s == ' ')
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	return errno || *end ? -1 : 0;
-}
-
-/* "1..5", "1,2,3" or "7". */
-static int parse_seeds(const char *arg, uint64_t **seeds, size_t *nr)
-{
-	const char *dots = strstr(arg, "..");
-	char *copy = xstrdup(arg), *save = NULL;
-	uint64_t a, b;
-
-	free(*seeds);
-	*seeds = NULL;
-	*nr = 0;
-	if (dots) {
-		copy[dots - arg] = '\0';
-		if (parse_u64(copy, &a) || parse_u64(copy + (dots - arg) + 2, &b) || b < a ||
-		    b - a >= SWEEP_MAX_RUNS)
-			goto bad;
-		*seeds = calloc((size_t)(b - a + 1), sizeof(**seeds));
-		if (!*seeds)
-			goto bad;
-		for (uint64_t s = a; s <= b; s++)
-			(*seeds)[(*nr)++] = s;
-		free(copy);
-		return 0;
-	}
-	*seeds = calloc(strlen(arg) / 2 + 1, sizeof(**seeds));
-	if (!*seeds)
-		goto bad;
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (parse_u64(t, &a))
-			goto bad;
-		(*seeds)[(*nr)++] = a;
-	}
-	if (!*nr)
-		goto bad;
-	free(copy);
-	return 0;
-bad:
-	free(copy);
-	free(*seeds);
-	*seeds = NULL;
-	*nr = 0;
-	return -1;
-}
-
 /* "section.key=v1,v2,v3" as an axis; empty values are kept (the run says why they fail). */
 static int parse_axis(const char *arg, struct axis *ax)
 {
@@ -860,17 +479,6 @@ static int parse_axis(const char *arg, struct axis *ax)
 	return 0;
 }
 
-static void usage_sweep(FILE *f)
-{
-	fprintf(f,
-		"usage: mmemu sweep SCENARIO [--policy a,b,...] [--set section.key=v1,v2,...]...\n"
-		"                   [--seeds A..B|A,B,...] [--scale F] [-j N] [--timeout SECONDS]\n"
-		"                   [--format text|json|csv] [--out FILE]\n"
-		"Runs every policy x --set value x seed as its own process, -j at a time\n"
-		"(default: the online CPUs), and prints the mean and 95%% confidence interval\n"
-		"over seeds; --out saves every run in one file for `mmemu report`.\n");
-}
-
 static bool is_exe_path_ok(const char *p)
 {
 	return p && *p && access(p, X_OK) == 0;
@@ -885,6 +493,7 @@ int cmd_sweep(int argc, char **argv)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "scale", required_argument, NULL, 'x' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "all", no_argument, NULL, 'a' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "jobs", required_argument, NULL, 'j' },
@@ -894,7 +503,8 @@ int cmd_sweep(int argc, char **argv)
 	struct sweep sw;
 	struct axis axes[SWEEP_MAX_SETS];
 	char *policies[SWEEP_MAX_POLICIES], policy_buf[512], err[512], exe[4096];
-	const char *policy_arg = NULL, *format = "text", *out_path = NULL;
+	const char *policy_arg = NULL, *out_path = NULL;
+	struct output_opts oo = { .format = "text" };
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	double scale = 0;
 	struct scenario s;
@@ -925,32 +535,31 @@ int cmd_sweep(int argc, char **argv)
 			sw.nr_axes++;
 			break;
 		case 'S':
-			if (parse_seeds(optarg, &sw.seeds, &sw.nr_seeds)) {
+			free(sw.seeds);
+			if (args_seeds(optarg, SWEEP_MAX_RUNS, &sw.seeds, &sw.nr_seeds)) {
 				snprintf(err, sizeof(err),
 					 "--seeds '%s': expected A..B or A,B,... (numbers)", optarg);
 				{ rc = die(err); goto out_args; }
 			}
 			break;
-		case 'x': {
-			const char *slash = strchr(optarg, '/');
-
-			scale = slash ? strtod(optarg, NULL) / strtod(slash + 1, &end)
-				      : strtod(optarg, &end);
-			if (*end || !(scale > 0 && scale <= 1)) {
+		case 'x':
+			if (args_scale(optarg, &scale)) {
 				snprintf(err, sizeof(err), "--scale '%s' is not in (0, 1] (or 1/N)",
 					 optarg);
 				{ rc = die(err); goto out_args; }
 			}
 			sw.scale_arg = optarg;
 			break;
-		}
 		case 'f':
-			format = optarg;
-			if (!output_format_known(format)) {
+			oo.format = optarg;
+			if (!output_format_known(oo.format)) {
 				snprintf(err, sizeof(err), "--format '%s': expected text, json or csv",
 					 optarg);
 				{ rc = die(err); goto out_args; }
 			}
+			break;
+		case 'a':
+			oo.all = true;
 			break;
 		case 'o':
 			out_path = optarg;
@@ -966,24 +575,24 @@ int cmd_sweep(int argc, char **argv)
 			}
 			break;
 		case 'j': {
-			long j = strtol(optarg, &end, 10);
+			long j;
 
-			if (*end || j < 1 || j > SWEEP_MAX_JOBS)
+			if (args_long(optarg, 1, SWEEP_MAX_JOBS, &j))
 				{ rc = die("-j wants 1 to 256"); goto out_args; }
 			sw.jobs = (unsigned)j;
 			break;
 		}
 		case 'h':
-			usage_sweep(stdout);
+			help_command(stdout, "sweep");
 			goto out_args;
 		default:
-			usage_sweep(stderr);
+			help_command(stderr, "sweep");
 			rc = 2;
 			goto out_args;
 		}
 	}
 	if (optind + 1 != argc) {
-		usage_sweep(stderr);
+		help_command(stderr, "sweep");
 		rc = 2;
 		goto out_args;
 	}
@@ -994,6 +603,18 @@ int cmd_sweep(int argc, char **argv)
 			{ rc = die("out of memory"); goto out_args; }
 		sw.seeds[0] = 1;
 		sw.nr_seeds = 1;
+	}
+	/* every run reads the scenario again: a pipe or FIFO would give them nothing */
+	{
+		struct stat st;
+
+		if (!stat(sw.scenario, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+			snprintf(err, sizeof(err), "scenario '%s' is not a regular file (a pipe, FIFO "
+				 "or device): each run reads it again; save it to a file first",
+				 sw.scenario);
+			rc = die(err);
+			goto out_args;
+		}
 	}
 	/* the scenario as the runs see it before --set: its name, text and scale */
 	if (scenario_load(&s, sw.scenario, NULL, 0, scale, err, sizeof(err))) {
@@ -1105,19 +726,31 @@ int cmd_sweep(int argc, char **argv)
 	inv.scenario_text = s.text ? s.text : (char *)protobuf_c_empty_string;
 	inv.scale = s.machine.scale;
 	inv.mmemu_version = (char *)MMEMU_VERSION;
-	sweep_summary_write(stdout, format, &inv);
-	fflush(stdout);
-	if (out_path) {
-		FILE *f = fopen(out_path, "wb");
-		int wrc = f ? result_file_write(&inv, f) : -errno;
+	{
+		struct sink out;
+		char why[512] = "";
+		int wrc = 0;
 
-		if (f && fclose(f) && !wrc)
-			wrc = -errno;
-		if (wrc) {
-			fprintf(stderr, "mmemu: sweep: --out '%s': %s\n", out_path, strerror(-wrc));
-			if (f)
-				unlink(out_path);
-			rc = 2;
+		if (sink_open(&out)) {
+			rc = die("out of memory");
+			goto out_free;
+		}
+		if (summary_write(out.f, &oo, &inv, why, sizeof(why))) {
+			sink_discard(&out);
+			rc = die(why);
+			goto out_free;
+		}
+		rc = sink_commit(&out, NULL, NULL);
+		if (out_path) {
+			if (sink_open(&out) || result_file_write(&inv, out.f)) {
+				sink_discard(&out);
+				rc = die("out of memory");
+				goto out_free;
+			}
+			wrc = sink_commit(&out, out_path, "sweep: --out");
+		}
+		if (rc || wrc) {
+			rc = rc ? rc : wrc;
 			goto out_free;
 		}
 	}

@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The result writers of tools/ on hand-made results: command-line values
+ * parsed whole, GSL's t quantile and Welch's test against published
+ * figures, sizes and scales as written, the (group, key) walk over runs
+ * that hold different groups, JSON that is valid and complete (a group the
+ * writer has never heard of included), CSV quoting, and the table's
+ * significance marks.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "tools/args.h"
+#include "tools/output.h"
+#include "tools/resultset.h"
+#include "tools/summary.h"
+#include "tools/table.h"
+
+START_TEST(test_args_scale)
+{
+	static const struct {
+		const char *s;
+		double want;	/* 0: refused */
+	} cases[] = {
+		{ "1/8", 0.125 }, { "0.5", 0.5 }, { "1", 1 }, { "2/8", 0.25 }, { "1e-1", 0.1 },
+		{ "1abc/2", 0 }, { "1/2x", 0 }, { "1/", 0 }, { "/2", 0 }, { "", 0 }, { "2", 0 },
+		{ "1/0", 0 }, { "0", 0 }, { "-0.5", 0 }, { " 0.5", 0 }, { "nan", 0 }, { "inf", 0 },
+		{ "0x1p-3", 0 }, { "1/8/2", 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		double v = -1;
+		int rc = args_scale(cases[i].s, &v);
+
+		if (cases[i].want)
+			ck_assert_msg(!rc && fabs(v - cases[i].want) < 1e-12, "'%s': %d %g", cases[i].s,
+				      rc, v);
+		else
+			ck_assert_msg(rc, "'%s' accepted as %g", cases[i].s, v);
+	}
+}
+END_TEST
+
+START_TEST(test_args_numbers)
+{
+	long j;
+	uint64_t *seeds;
+	size_t n;
+
+	ck_assert_int_eq(args_long("2", 1, 64, &j), 0);
+	ck_assert_int_eq(j, 2);
+	ck_assert_int_ne(args_long("2x", 1, 64, &j), 0);
+	ck_assert_int_ne(args_long("4294967298", 1, 64, &j), 0);
+	ck_assert_int_ne(args_long("99999999999999999999999", 1, 64, &j), 0);
+	ck_assert_int_ne(args_long("-1", 1, 64, &j), 0);
+	ck_assert_int_ne(args_long("+2", 1, 64, &j), 0);
+	ck_assert_int_ne(args_long("", 1, 64, &j), 0);
+	ck_assert_int_eq(args_seeds("1..5", 100, &seeds, &n), 0);
+	ck_assert_uint_eq(n, 5);
+	ck_assert_uint_eq(seeds[4], 5);
+	free(seeds);
+	ck_assert_int_eq(args_seeds("7,3", 100, &seeds, &n), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(seeds[1], 3);
+	free(seeds);
+	ck_assert_int_ne(args_seeds("5..1", 100, &seeds, &n), 0);
+	ck_assert_int_ne(args_seeds("1,,2", 100, &seeds, &n), 0);
+	ck_assert_int_ne(args_seeds("1,", 100, &seeds, &n), 0);
+	ck_assert_int_ne(args_seeds("1..1000", 100, &seeds, &n), 0);
+	ck_assert_int_ne(args_seeds("x", 100, &seeds, &n), 0);
+}
+END_TEST
+
+/* t(0.975, df) as every statistics table has it; Welch's test on Wikipedia's example 1. */
+START_TEST(test_statistics)
+{
+	static const double a[] = { 27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1,
+				    21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4 };
+	static const double b[] = { 27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0,
+				    24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4 };
+	double ma = 0, mb = 0, va = 0, vb = 0, p;
+
+	ck_assert_double_eq_tol(summary_t95(1), 12.706, 1e-3);
+	ck_assert_double_eq_tol(summary_t95(4), 2.776, 1e-3);
+	ck_assert_double_eq_tol(summary_t95(30), 2.042, 1e-3);
+	ck_assert_double_eq_tol(summary_t95(1e6), 1.960, 1e-3);
+	for (int i = 0; i < 15; i++) {
+		ma += a[i] / 15;
+		mb += b[i] / 15;
+	}
+	for (int i = 0; i < 15; i++) {
+		va += (a[i] - ma) * (a[i] - ma) / 14;
+		vb += (b[i] - mb) * (b[i] - mb) / 14;
+	}
+	/* t = -2.46, df = 25.0, p = 0.021 */
+	p = summary_welch_p(ma, va, 15, mb, vb, 15);
+	ck_assert_double_eq_tol(p, 0.02138, 1e-4);
+	ck_assert_double_eq_tol(summary_welch_p(mb, vb, 15, ma, va, 15), p, 1e-12);
+	/* no spread: the same value is no change, another value is one */
+	ck_assert_double_eq(summary_welch_p(5, 0, 3, 5, 0, 3), 1);
+	ck_assert_double_eq(summary_welch_p(5, 0, 3, 6, 0, 3), 0);
+	/* one run cannot be tested */
+	ck_assert_double_eq(summary_welch_p(5, 1, 1, 9, 1, 3), 1);
+}
+END_TEST
+
+START_TEST(test_formats)
+{
+	char buf[32];
+
+	fmt_bytes(buf, sizeof(buf), 300.0 * (1 << 20) / 8);
+	ck_assert_str_eq(buf, "37.5M");
+	fmt_bytes(buf, sizeof(buf), 6.0 * (1 << 30));
+	ck_assert_str_eq(buf, "6G");
+	fmt_bytes(buf, sizeof(buf), 805126144);
+	ck_assert_str_eq(buf, "767.8M");
+	fmt_bytes(buf, sizeof(buf), 512);
+	ck_assert_str_eq(buf, "512");
+	fmt_scale(buf, sizeof(buf), 0.125);
+	ck_assert_str_eq(buf, "1/8");
+	fmt_scale(buf, sizeof(buf), 1);
+	ck_assert_str_eq(buf, "1");
+	fmt_scale(buf, sizeof(buf), 0.3);
+	ck_assert_str_eq(buf, "0.3");
+	ck_assert_int_eq(value_class_of("workload.reader", "lat_p99.9_us"), VC_BUCKET);
+	ck_assert_int_eq(value_class_of("workload.launch", "launch_p95_ms"), VC_BUCKET);
+	ck_assert_int_eq(value_class_of("workload.reader", "lat_mean_us"), VC_PLAIN);
+	ck_assert_int_eq(value_class_of("memcg.app", "memory.max"), VC_LIMIT);
+	ck_assert_int_eq(value_class_of("memcg.launch.0.memory.stat", "file"), VC_BYTES);
+	ck_assert_int_eq(value_class_of("memcg.launch.0.memory.events", "max"), VC_PLAIN);
+	ck_assert_int_eq(value_class_of("vmstat", "pgpgin"), VC_PLAIN);
+}
+END_TEST
+
+/* ---- hand-made invocations ---- */
+
+struct made {
+	Mmemu__Invocation inv;
+	Mmemu__Run run[4], *runs[4];
+	Mmemu__Group grp[4][4], *grps[4][4];
+	Mmemu__Value val[4][4][4], *vals[4][4][4];
+	char *samples[4][2];
+};
+
+/* Run r holds groups names[0..] each with keys k0.. and values base + r. */
+static void make_run(struct made *m, int r, const char *policy, const char *options,
+		     const char *const *names, int nr_groups, double base)
+{
+	static const char *const keys[] = { "k0", "k1", "k2", "k3" };
+
+	mmemu__run__init(&m->run[r]);
+	m->run[r].policy = (char *)policy;
+	m->run[r].options = (char *)options;
+	m->run[r].seed = (uint64_t)r + 1;
+	m->run[r].dump = (char *)"";
+	m->run[r].n_groups = (size_t)nr_groups;
+	m->run[r].groups = m->grps[r];
+	for (int g = 0; g < nr_groups; g++) {
+		mmemu__group__init(&m->grp[r][g]);
+		m->grp[r][g].name = (char *)names[g];
+		m->grp[r][g].n_values = 4;
+		m->grp[r][g].values = m->vals[r][g];
+		m->grps[r][g] = &m->grp[r][g];
+		for (int k = 0; k < 4; k++) {
+			mmemu__value__init(&m->val[r][g][k]);
+			m->val[r][g][k].key = (char *)keys[k];
+			m->val[r][g][k].value = base + r + k;
+			m->val[r][g][k].is_int = true;
+			m->vals[r][g][k] = &m->val[r][g][k];
+		}
+	}
+	m->runs[r] = &m->run[r];
+}
+
+static void make_inv(struct made *m, int nr_runs)
+{
+	mmemu__invocation__init(&m->inv);
+	m->inv.scenario_name = (char *)"made";
+	m->inv.scenario_path = (char *)"made.ini";
+	m->inv.scenario_text = (char *)"";
+	m->inv.scale = 0.125;
+	m->inv.mmemu_version = (char *)"test";
+	m->inv.n_runs = (size_t)nr_runs;
+	m->inv.runs = m->runs;
+}
+
+static char *write_to_string(const struct output_opts *o, const Mmemu__Invocation *inv,
+			     bool summary, int *rc)
+{
+	char *text = NULL, err[256] = "";
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	ck_assert_ptr_nonnull(f);
+	*rc = summary ? summary_write(f, o, inv, err, sizeof(err))
+		      : output_write(f, o, inv, err, sizeof(err));
+	ck_assert_int_eq(fclose(f), 0);
+	if (*rc) {
+		free(text);
+		return strdup(err);
+	}
+	return text;
+}
+
+/* Runs with different groups: the walk holds the union, in first-appearance order. */
+START_TEST(test_resultset_union)
+{
+	static const char *const g0[] = { "vmstat", "swap" };
+	static const char *const g1[] = { "vmstat", "zzz.new" };
+	struct made m;
+	struct resultset rs;
+
+	make_run(&m, 0, "a", "", g0, 2, 10);
+	make_run(&m, 1, "b", "", g1, 2, 20);
+	make_inv(&m, 2);
+	ck_assert_int_eq(resultset_build(&rs, &m.inv), 0);
+	ck_assert_int_eq(rs.nr_groups, 3);
+	ck_assert_str_eq(rs.groups[0].name, "vmstat");
+	ck_assert_str_eq(rs.groups[1].name, "swap");
+	ck_assert_str_eq(rs.groups[2].name, "zzz.new");
+	ck_assert_int_eq(rs.nr_slots, 12);
+	ck_assert_ptr_null(resultset_value(&rs, 1, resultset_find(&rs, "swap", "k1")));
+	ck_assert_double_eq(resultset_value(&rs, 1, resultset_find(&rs, "zzz.new", "k2"))->value, 23);
+	ck_assert_double_eq(resultset_value(&rs, 0, resultset_find(&rs, "vmstat", "k3"))->value, 13);
+	resultset_free(&rs);
+}
+END_TEST
+
+/* Every group reaches the JSON, those it has never heard of under their own name. */
+START_TEST(test_json_every_group)
+{
+	static const char *const g[] = { "vmstat", "node.1", "memcg.a.b.memory.stat", "swap" };
+	struct output_opts o = { .format = "json" };
+	struct made m;
+	json_error_t e;
+	json_t *root, *run;
+	char *text;
+	int rc;
+
+	make_run(&m, 0, "classic", "memcg.a.max=1G", g, 4, 0);
+	make_inv(&m, 1);
+	text = write_to_string(&o, &m.inv, false, &rc);
+	ck_assert_msg(rc == 0, "%s", text);
+	root = json_loads(text, 0, &e);
+	ck_assert_msg(root, "%s: %s", e.text, text);
+	ck_assert_int_eq(json_integer_value(json_object_get(root, "schema_version")), 2);
+	run = json_array_get(json_object_get(root, "runs"), 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(run, "vmstat"), "k3")), 3);
+	ck_assert(json_is_null(json_array_get(json_object_get(run, "nodes"), 0)));
+	ck_assert_int_eq(json_integer_value(json_object_get(
+				 json_array_get(json_object_get(run, "nodes"), 1), "k1")), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(json_object_get(
+				 json_object_get(run, "memcgs"), "a.b"), "memory.stat"), "k2")), 2);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(run, "swap"), "k0")), 0);
+	json_decref(root);
+	free(text);
+}
+END_TEST
+
+/* A saved sample that is not JSON makes the JSON output fail, never print invalid JSON. */
+START_TEST(test_json_bad_sample)
+{
+	static const char *const g[] = { "vmstat" };
+	struct output_opts o = { .format = "json" };
+	struct made m;
+	char *text;
+	int rc;
+
+	make_run(&m, 0, "classic", "", g, 1, 0);
+	m.samples[0][0] = (char *)"{\"kind\": \"stats\", \"t\": 0.1}";
+	m.samples[0][1] = (char *)"{\"kind\": oops";
+	m.run[0].samples = m.samples[0];
+	m.run[0].n_samples = 2;
+	make_inv(&m, 1);
+	text = write_to_string(&o, &m.inv, false, &rc);
+	ck_assert_int_ne(rc, 0);
+	ck_assert_msg(strstr(text, "sample 2 is not a JSON object"), "%s", text);
+	free(text);
+}
+END_TEST
+
+START_TEST(test_csv_quoting)
+{
+	static const char *const g[] = { "vmstat" };
+	struct output_opts o = { .format = "csv" };
+	struct made m;
+	char *text;
+	int rc;
+
+	make_run(&m, 0, "classic", "a.b=\"1,2\" c.d=3", g, 1, 0);
+	make_inv(&m, 1);
+	text = write_to_string(&o, &m.inv, false, &rc);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_msg(strstr(text, "made,0.125,classic,\"a.b=\"\"1,2\"\" c.d=3\",1,vmstat,k0,0\n"),
+		      "%s", text);
+	free(text);
+}
+END_TEST
+
+/* Three seeds each: a value that moves in every seed is marked, one that does not is not. */
+START_TEST(test_summary_marks)
+{
+	static const char *const g[] = { "vmstat" };
+	struct output_opts o = { .format = "text", .all = true };
+	struct made m;
+	char *text, *k0, *k1;
+	int rc;
+
+	/* policy a: runs 0, 1; policy b: runs 2, 3; values base + r + k */
+	make_run(&m, 0, "a", "", g, 1, 100);
+	make_run(&m, 1, "a", "", g, 1, 100);
+	make_run(&m, 2, "b", "", g, 1, 100);
+	make_run(&m, 3, "b", "", g, 1, 100);
+	/* k0: 100, 101 against 102, 103 (spread as large as the change); k1: 200 against 400 */
+	for (int r = 0; r < 4; r++)
+		m.val[r][0][1].value = r < 2 ? 200 : 400;
+	make_inv(&m, 4);
+	text = write_to_string(&o, &m.inv, true, &rc);
+	ck_assert_msg(rc == 0, "%s", text);
+	k0 = strstr(text, "\n  k0 ");
+	k1 = strstr(text, "\n  k1 ");
+	ck_assert_ptr_nonnull(k0);
+	ck_assert_ptr_nonnull(k1);
+	ck_assert_msg(!memchr(k0 + 1, '*', (size_t)(strchr(k0 + 1, '\n') - k0 - 1)), "%s", text);
+	ck_assert_msg(strstr(k1, "+100.0%*"), "%s", text);
+	free(text);
+}
+END_TEST
+
+static Suite *output_suite(void)
+{
+	Suite *s = suite_create("output");
+	TCase *tc = tcase_create("parts");
+
+	tcase_add_test(tc, test_args_scale);
+	tcase_add_test(tc, test_args_numbers);
+	tcase_add_test(tc, test_statistics);
+	tcase_add_test(tc, test_formats);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("writers");
+	tcase_add_test(tc, test_resultset_union);
+	tcase_add_test(tc, test_json_every_group);
+	tcase_add_test(tc, test_json_bad_sample);
+	tcase_add_test(tc, test_csv_quoting);
+	tcase_add_test(tc, test_summary_marks);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(output_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#include <string.h>
+
+#include "tools/help.h"
+
+struct command_help {
+	const char *name;	/* "run" */
+	const char *summary;	/* one line for `mmemu --help` */
+	const char *usage;	/* the synopsis, "usage: mmemu run ..." lines */
+	const char *text;	/* what it does and its options */
+};
+
+static const struct command_help commands[] = {
+	{
+		.name = "run",
+		.summary = "emulate a scenario once per policy and print the results side by side",
+		.usage =
+		"usage: mmemu run SCENARIO [--policy a,b,...] [--set section.key=value]...\n"
+		"                 [--seed N | --seeds A..B] [--scale F] [--format text|json|csv]\n"
+		"                 [--all] [-j N] [--dump lru_gen [--dump-every T]] [--sample T]\n"
+		"                 [--out FILE]\n",
+		.text =
+		"Emulates SCENARIO once per policy, each run in its own process, and prints\n"
+		"the results side by side: per metric each policy's value and its change\n"
+		"against the first policy, the headline first (each workload's throughput\n"
+		"and latency, pgpgin/pgpgout, workingset refaults, pgscan/pgsteal, OOM\n"
+		"kills), then the rest. With several seeds, the mean over seeds per policy,\n"
+		"'*' where Welch's t-test finds a change significant at 95%.\n"
+		"\n"
+		"  --policy a,b,...  policies, comma-separated (default: the scenario's, else\n"
+		"                    classic; see mmemu list)\n"
+		"  --set KEY=VALUE   override a scenario key, e.g. --set memcg.app.max=2G; sizes\n"
+		"                    are written at full scale and shrink with --scale\n"
+		"  --seed N          run seed (default 1)\n"
+		"  --seeds A..B      several seeds (A..B or A,B,...): every policy under each\n"
+		"  --scale F         shrink sizes and counts, 0 < F <= 1 or 1/N (default: the\n"
+		"                    scenario's scale)\n"
+		"  --format F        text (default), json or csv\n"
+		"  --all             text: every row, also those that do not change\n"
+		"  -j N              runs in parallel, 1 to 64 (default 2)\n"
+		"  --dump lru_gen    each lruvec as /sys/kernel/debug/lru_gen shows it, at the end\n"
+		"  --dump-every T    and every T of simulated time\n"
+		"  --sample T        period of the time series kept for plot (default 0.1s; 0: none)\n"
+		"  --out FILE        also save every run to FILE (protobuf, for report and plot)\n",
+	},
+	{
+		.name = "report",
+		.summary = "print results saved with run --out or sweep --out",
+		.usage =
+		"usage: mmemu report FILE... [--format text|json|csv] [--all] [--summary]\n"
+		"                    [--force]\n",
+		.text =
+		"Prints saved results byte for byte as run printed them. With several files,\n"
+		"their runs side by side under the first file's scenario and scale; files of\n"
+		"another scenario or scale are refused unless --force.\n"
+		"\n"
+		"  --format F        text (default), json or csv\n"
+		"  --all             text: every row, also those that do not change\n"
+		"  --summary         the mean over seeds of the runs that differ only in seed,\n"
+		"                    with Welch's t-test against the first group and 95%\n"
+		"                    Student-t confidence intervals (json, csv)\n"
+		"  --force           put results of different scenarios or scales side by side\n",
+	},
+	{
+		.name = "sweep",
+		.summary = "every policy x --set value x seed in parallel; the mean over seeds",
+		.usage =
+		"usage: mmemu sweep SCENARIO [--policy a,b,...] [--set section.key=v1,v2,...]...\n"
+		"                   [--seeds A..B|A,B,...] [--scale F] [-j N] [--timeout SECONDS]\n"
+		"                   [--format text|json|csv] [--all] [--out FILE]\n",
+		.text =
+		"Runs every policy x --set value x seed as its own process, -j at a time, and\n"
+		"prints the mean over seeds per policy and --set values, '*' where Welch's\n"
+		"t-test finds a change from the first group significant at 95%. A run that\n"
+		"fails or times out is reported with its parameters; the others go on and the\n"
+		"sweep exits 1.\n"
+		"\n"
+		"  --policy a,b,...  policies (default: the scenario's, else classic)\n"
+		"  --set KEY=V1,V2   a scenario key and its values (full-scale sizes)\n"
+		"  --seeds A..B      seeds (default 1)\n"
+		"  --scale F         shrink sizes and counts, 0 < F <= 1 or 1/N\n"
+		"  -j N              runs in parallel, 1 to 256 (default: the online CPUs)\n"
+		"  --timeout S       seconds a run may take (default 600)\n"
+		"  --format F        text (default), json or csv\n"
+		"  --all             text: every row, also those that do not change\n"
+		"  --out FILE        save every run, ordered by policy, values, seed\n",
+	},
+	{
+		.name = "plot",
+		.summary = "draw the time series of saved results with gnuplot",
+		.usage =
+		"usage: mmemu plot FILE... [--what gens|memory|throughput|refaults]\n"
+		"                  [-o OUT.svg|OUT.png] [--script FILE]\n",
+		.text =
+		"Draws the samples saved with run --out: gens (the default) stacks each\n"
+		"lruvec's generations (classic: its four lists) over time, memory\n"
+		"memory.current per memcg, throughput ops/s per workload, refaults\n"
+		"workingset refaults/s. Prints the name of the file it wrote.\n"
+		"\n"
+		"  --what W          gens, memory, throughput or refaults\n"
+		"  -o, --out FILE    the image, .svg (default <what>.svg) or .png\n"
+		"  --script FILE     also write the gnuplot script\n",
+	},
+	{
+		.name = "list",
+		.summary = "the registered policies, workload types and device types",
+		.usage = "usage: mmemu list [policies|workloads|devices]\n",
+		.text =
+		"Lists the reclaim policies, workload types and device types; with a table's\n"
+		"name, only that table's names, one per line.\n",
+	},
+	{
+		.name = "bench",
+		.summary = "hit-path and fault speed, bytes per folio; trace replay",
+		.usage =
+		"usage: mmemu bench [--policy NAME]\n"
+		"       mmemu bench --trace FILE [--trace-format oracle|csv] [--policy NAME]\n"
+		"                   [--cache SIZE]\n",
+		.text =
+		"Measures simulated page accesses per host second on the hit path, page\n"
+		"faults per host second and bytes per folio; with --trace, replays a\n"
+		"page-access trace through one memcg and reports its misses.\n"
+		"\n"
+		"  --policy NAME     reclaim policy (default classic)\n"
+		"  --trace FILE      a trace (libCacheSim oracleGeneral, or CSV)\n"
+		"  --trace-format F  oracle (default) or csv\n"
+		"  --cache SIZE      the memcg's memory.max (default: a quarter of the objects)\n",
+	},
+};
+
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+void help_global(FILE *f)
+{
+	fprintf(f, "usage: mmemu COMMAND [OPTIONS]\n"
+		   "       mmemu COMMAND --help\n"
+		   "       mmemu --version\n"
+		   "\n"
+		   "A discrete-event emulator of Linux memory management under pressure.\n"
+		   "\n"
+		   "Commands:\n");
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n");
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		fprintf(f, "%s", commands[i].usage);
+}
+
+int help_command(FILE *f, const char *cmd)
+{
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(commands[i].name, cmd)) {
+			fprintf(f, "%s\n%s", commands[i].usage, commands[i].text);
+			return 0;
+		}
+	return -1;
+}
+
+/* Text for scdoc: its markup characters escaped. */
+static void scd_text(FILE *f, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && s[i]; i++) {
+		if (s[i] == '*' || s[i] == '_' || s[i] == '\\')
+			fputc('\\', f);
+		fputc(s[i], f);
+	}
+}
+
+/*
+ * One command's text: paragraphs as they are, option lines ("  --x V   what",
+ * continued further indented) as scdoc's indented term lists.
+ */
+static void scd_command(FILE *f, const struct command_help *c)
+{
+	const char *p = c->text;
+
+	fprintf(f, "## mmemu %s\n\n```\n%s```\n\n", c->name, c->usage);
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (n > 2 && p[0] == ' ' && p[1] == ' ' && p[2] == '-') {
+			/* the option and its value up to a run of two spaces */
+			const char *desc = strstr(p + 2, "  ");
+			size_t on = desc && desc < p + n ? (size_t)(desc - p - 2) : n - 2;
+
+			fputc('*', f);
+			scd_text(f, p + 2, on);
+			fprintf(f, "*\n\t");
+			if (desc && desc < p + n) {
+				while (*desc == ' ')
+					desc++;
+				scd_text(f, desc, (size_t)(p + n - desc));
+			}
+			fputc('\n', f);
+		} else if (n > 2 && p[0] == ' ' && p[1] == ' ') {
+			/* a continued description */
+			const char *q = p;
+
+			while (*q == ' ')
+				q++;
+			fputc('\t', f);
+			scd_text(f, q, (size_t)(p + n - q));
+			fputc('\n', f);
+		} else {
+			scd_text(f, p, n);
+			fputc('\n', f);
+		}
+		p += n + (nl ? 1 : 0);
+	}
+	fputc('\n', f);
+}
+
+void help_scdoc(FILE *f)
+{
+	fprintf(f, "mmemu(1)\n\n# NAME\n\nmmemu - emulate Linux memory management under pressure\n\n"
+		   "# SYNOPSIS\n\n*mmemu* _COMMAND_ [_OPTIONS_]\n\n*mmemu* _COMMAND_ *--help*\n\n"
+		   "*mmemu* *--version*\n\n# DESCRIPTION\n\n"
+		   "A discrete-event emulator of Linux memory management under pressure: a NUMA\n"
+		   "machine with storage, memory cgroups, and reclaim policies that compete on the\n"
+		   "same workload; results carry the kernel's counter names.\n\n# COMMANDS\n\n");
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		scd_command(f, &commands[i]);
+	fprintf(f, "# EXIT STATUS\n\n0 on success; 1 when a run failed or output could not be written;\n"
+		   "2 on bad input (a message names the file, line and key).\n\n"
+		   "# VERSION\n\nmmemu %s\n", MMEMU_VERSION);
+}
+
+void help_version(FILE *f)
+{
+	fprintf(f, "mmemu %s\n"
+		   "License GPL-2.0-only.\n", MMEMU_VERSION);
+}

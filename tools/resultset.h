@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The one walk over saved results: every (group, key) that any run of an
+ * mmemu.Invocation holds, in the order the runs produced them (groups in
+ * order of first appearance, keys likewise within a group), with each run's
+ * value of each. The text table, the summaries over seeds and their JSON
+ * and CSV read results through this, so no view can leave a group out.
+ */
+#ifndef MMEMU_TOOLS_RESULTSET_H
+#define MMEMU_TOOLS_RESULTSET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/histogram.h"
+#include "scenarios/result.h"
+
+/* One (group, key): a row of a table. */
+struct rs_slot {
+	int group;		/* index into resultset.groups */
+	const char *key;	/* the key (borrowed from the first run that has it) */
+};
+
+struct rs_group {
+	const char *name;	/* "vmstat", "memcg.app.memory.stat", ... (borrowed) */
+	int *slots;		/* its slots, in key order */
+	int nr_slots;
+};
+
+struct resultset {
+	const Mmemu__Invocation *inv;	/* the runs (borrowed) */
+	size_t nr_runs;
+	struct rs_group *groups;
+	int nr_groups;
+	struct rs_slot *slots;
+	int nr_slots;
+	const Mmemu__Value **val;	/* [run * nr_slots + slot]; NULL where a run lacks it */
+};
+
+/* Builds the walk over inv's runs. 0 or -ENOMEM. */
+int resultset_build(struct resultset *rs, const Mmemu__Invocation *inv);
+void resultset_free(struct resultset *rs);
+
+/* The slot of (group, key), or -1. */
+int resultset_find(const struct resultset *rs, const char *group, const char *key);
+/* Run r's value in slot, or NULL. */
+static inline const Mmemu__Value *resultset_value(const struct resultset *rs, size_t r, int slot)
+{
+	return slot < 0 ? NULL : rs->val[r * (size_t)rs->nr_slots + (size_t)slot];
+}
+
+/* ---- what a (group, key) is: the presentation the text table gives it ---- */
+
+enum value_class {
+	VC_PLAIN,	/* a count, a rate or a time: printed as it is */
+	VC_BYTES,	/* bytes: printed in K/M/G */
+	VC_LIMIT,	/* a memcg limit in bytes, 0 meaning none ("max") */
+	VC_BUCKET,	/* a percentile read from a log-linear histogram (core/histogram.h) */
+};
+
+/*
+ * How far a VC_BUCKET value can be from the true percentile: hist_quantile()
+ * returns the midpoint of a bucket at most 1/HIST_SUB of its lower bound wide.
+ */
+#define BUCKET_REL_ERROR (1.0 / (2.0 * HIST_SUB))
+
+enum value_class value_class_of(const char *group, const char *key);
+
+/* The group's kind: "memcg", "memory.stat" (memcg.X.memory.stat), "workload", "node", ... */
+bool group_is_kind(const char *group, const char *kind);
+
+#endif
