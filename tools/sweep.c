@@ -36,6 +36,7 @@
 #include "tools/sink.h"
 #include "tools/summary.h"
 #include "tools/sweep.h"
+#include "tools/sweep_run.h"
 
 #define SWEEP_MAX_POLICIES 16
 #define SWEEP_MAX_SETS 64
@@ -43,54 +44,6 @@
 #define SWEEP_MAX_JOBS 256
 
 /* ---- the sweep ---- */
-
-struct axis {
-	char *key;	/* "section.key" (malloc'ed, with the values after it) */
-	char **vals;	/* its comma-separated values */
-	size_t nr;
-};
-
-struct buf {
-	char *p;
-	size_t len, cap;
-};
-
-struct sweep;
-
-struct job {
-	struct sweep *sw;
-	size_t index;		/* place in the merged order */
-	char **argv;		/* the child's command line */
-	char *params;		/* "policy=P seed=S key=v ..." for messages */
-	uv_process_t proc;
-	uv_pipe_t out, err;
-	uv_timer_t timer;
-	struct buf obuf, ebuf;
-	int open_handles;	/* handles not closed yet; the job is freed at 0 */
-	bool exited, out_eof, err_eof, timed_out, finished;
-	int64_t exit_status;
-	int term_signal;
-};
-
-struct sweep {
-	uv_loop_t loop;
-	uv_timer_t progress;
-	uv_signal_t sigint, sigterm;
-	const char *exe, *scenario, *scale_arg;
-	char **policies;
-	size_t nr_policies;
-	struct axis *axes;
-	size_t nr_axes, nr_combos;
-	uint64_t *seeds;
-	size_t nr_seeds;
-	size_t total, next, running, done, failed;
-	unsigned jobs;
-	double timeout_s;
-	uint64_t start_ns;
-	bool tty, interrupted;
-	struct job **live;		/* by index, while running */
-	Mmemu__Invocation **results;	/* by index, the child's saved file */
-};
 
 static int die(const char *msg)
 {
@@ -108,7 +61,7 @@ static void fmt_eta(char *buf, size_t len, double s)
 		snprintf(buf, len, "%.1fh", s / 3600);
 }
 
-static void progress(struct sweep *sw)
+void sweep_progress(struct sweep *sw)
 {
 	double elapsed = (double)(uv_hrtime() - sw->start_ns) / 1e9;
 	char eta[32] = "?";
@@ -124,13 +77,10 @@ static void progress(struct sweep *sw)
 
 static void on_progress_timer(uv_timer_t *t)
 {
-	progress(t->data);
+	sweep_progress(t->data);
 }
 
-/* A message about one run, above the progress line. */
-static void report_failure(struct sweep *sw, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void report_failure(struct sweep *sw, const char *fmt, ...)
+void sweep_report(struct sweep *sw, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -172,8 +122,6 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *out)
 	*out = uv_buf_init(b->p + b->len, (unsigned)(b->cap - b->len));
 }
 
-static void start_more(struct sweep *sw);
-
 static void job_free(struct job *j)
 {
 	for (char **a = j->argv; a && *a; a++)
@@ -210,51 +158,103 @@ static const char *last_line(struct buf *b)
 	return s;
 }
 
+static void oom(void)
+{
+	fprintf(stderr, "mmemu: out of memory\n");
+	exit(2);
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		oom();
+	return d;
+}
+
+static char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *xprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (rc < 0)
+		oom();
+	return s;
+}
+
+/* The child's saved file as a packed mmemu.Run (*msg NULL), else *msg says why not. */
+static uint8_t *job_result(struct job *j, size_t *len, char **msg)
+{
+	char why[256];
+	Mmemu__Invocation *inv =
+		result_file_parse((const uint8_t *)j->obuf.p, j->obuf.len, why, sizeof(why));
+	uint8_t *packed;
+
+	if (inv && inv->n_runs != 1) {
+		snprintf(why, sizeof(why), "%zu runs instead of 1", inv->n_runs);
+		mmemu__invocation__free_unpacked(inv, NULL);
+		inv = NULL;
+	}
+	if (!inv) {
+		*msg = xprintf("run %s failed: bad output: %s", j->params, why);
+		return NULL;
+	}
+	*len = mmemu__run__get_packed_size(inv->runs[0]);
+	packed = malloc(*len ? *len : 1);
+	if (!packed)
+		oom();
+	mmemu__run__pack(inv->runs[0], packed);
+	mmemu__invocation__free_unpacked(inv, NULL);
+	return packed;
+}
+
+/* The child is gone and its pipes are drained: its outcome goes to ops->outcome. */
 static void job_finish(struct job *j)
 {
 	struct sweep *sw = j->sw;
-	char why[256];
-	bool ok = false;
+	size_t index = j->index, len = 0;
+	uint8_t *packed = NULL;
+	char *msg = NULL;
 
 	j->finished = true;
 	if (sw->interrupted) {
 		/* reported once, at the end */
 	} else if (j->timed_out) {
-		report_failure(sw, "run %s timed out after %gs", j->params, sw->timeout_s);
+		msg = xprintf("run %s timed out after %gs", j->params, sw->timeout_s);
 	} else if (j->term_signal) {
-		report_failure(sw, "run %s failed: killed by signal %d%s%s", j->params,
-			       j->term_signal, j->ebuf.len ? ": " : "", last_line(&j->ebuf));
+		msg = xprintf("run %s failed: killed by signal %d%s%s", j->params, j->term_signal,
+			      j->ebuf.len ? ": " : "", last_line(&j->ebuf));
 	} else if (j->exit_status) {
-		const char *msg = last_line(&j->ebuf);
+		const char *line = last_line(&j->ebuf);
 
-		report_failure(sw, "run %s failed (exit status %lld)%s%s", j->params,
-			       (long long)j->exit_status, *msg ? ": " : "", msg);
+		msg = xprintf("run %s failed (exit status %lld)%s%s", j->params,
+			      (long long)j->exit_status, *line ? ": " : "", line);
 	} else {
-		Mmemu__Invocation *inv =
-			result_file_parse((const uint8_t *)j->obuf.p, j->obuf.len, why, sizeof(why));
-
-		if (inv && inv->n_runs != 1) {
-			snprintf(why, sizeof(why), "%zu runs instead of 1", inv->n_runs);
-			mmemu__invocation__free_unpacked(inv, NULL);
-			inv = NULL;
-		}
-		if (inv) {
-			sw->results[j->index] = inv;
-			ok = true;
-		} else {
-			report_failure(sw, "run %s failed: bad output: %s", j->params, why);
-		}
+		packed = job_result(j, &len, &msg);
 	}
 	sw->running--;
-	sw->done++;
-	sw->failed += !ok;
-	sw->live[j->index] = NULL;
+	for (unsigned s = 0; s < sw->jobs; s++)
+		if (sw->live[s] == j)
+			sw->live[s] = NULL;
 	uv_close((uv_handle_t *)&j->proc, on_close);
 	uv_close((uv_handle_t *)&j->out, on_close);
 	uv_close((uv_handle_t *)&j->err, on_close);
 	uv_close((uv_handle_t *)&j->timer, on_close);
-	start_more(sw);
-	progress(sw);
+	if (packed)
+		sw->ops->outcome(sw, index, true, packed, len);
+	else
+		sw->ops->outcome(sw, index, false, (const uint8_t *)msg, msg ? strlen(msg) : 0);
+	free(packed);
+	free(msg);
+	if (sw->ops->more)
+		sw->ops->more(sw);
+	sweep_progress(sw);
 }
 
 static void job_maybe_finish(struct job *j)
@@ -301,91 +301,194 @@ static void on_timeout(uv_timer_t *t)
 	kill(-j->proc.pid, SIGKILL);	/* the run and the process it forks */
 }
 
-static char *xstrdup(const char *s)
+/* The combination of --set values run index uses: one value index per axis. */
+static void run_values(const struct sweep *sw, size_t index, size_t *vals)
 {
-	char *d = strdup(s);
-
-	if (!d) {
-		fprintf(stderr, "mmemu: out of memory\n");
-		exit(2);
-	}
-	return d;
-}
-
-static char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (rc < 0) {
-		fprintf(stderr, "mmemu: out of memory\n");
-		exit(2);
-	}
-	return s;
-}
-
-/* The command line and parameter text of run index. */
-static void job_args(struct sweep *sw, struct job *j)
-{
-	size_t seed_i = j->index % sw->nr_seeds;
-	size_t combo = j->index / sw->nr_seeds % sw->nr_combos;
-	size_t pol = j->index / sw->nr_seeds / sw->nr_combos;
-	size_t vals[SWEEP_MAX_SETS], n = 0;
-	char *params;
+	size_t combo = index / sw->nr_seeds % sw->nr_combos;
 
 	for (size_t a = sw->nr_axes; a-- > 0;) {
 		vals[a] = combo % sw->axes[a].nr;
 		combo /= sw->axes[a].nr;
 	}
-	j->argv = calloc(16 + 2 * sw->nr_axes, sizeof(*j->argv));
-	if (!j->argv) {
-		fprintf(stderr, "mmemu: out of memory\n");
-		exit(2);
-	}
-	j->argv[n++] = xstrdup(sw->exe);
-	j->argv[n++] = xstrdup("run");
-	j->argv[n++] = xstrdup(sw->scenario);
-	j->argv[n++] = xstrdup("--policy");
-	j->argv[n++] = xstrdup(sw->policies[pol]);
-	j->argv[n++] = xstrdup("--seed");
-	j->argv[n++] = xprintf("%llu", (unsigned long long)sw->seeds[seed_i]);
-	if (sw->scale_arg) {
-		j->argv[n++] = xstrdup("--scale");
-		j->argv[n++] = xstrdup(sw->scale_arg);
-	}
-	j->params = xprintf("policy=%s seed=%llu", sw->policies[pol],
-			    (unsigned long long)sw->seeds[seed_i]);
-	for (size_t a = 0; a < sw->nr_axes; a++) {
-		j->argv[n++] = xstrdup("--set");
-		j->argv[n++] = xprintf("%s=%s", sw->axes[a].key, sw->axes[a].vals[vals[a]]);
-		params = xprintf("%s %s", j->params, j->argv[n - 1]);
-		free(j->params);
-		j->params = params;
-	}
-	j->argv[n++] = xstrdup("--out");
-	j->argv[n++] = xstrdup("-");
-	j->argv[n] = NULL;
 }
 
-static void job_start(struct sweep *sw, size_t index)
+char *sweep_run_params(const struct sweep *sw, size_t index)
 {
-	struct job *j = calloc(1, sizeof(*j));
+	size_t seed_i = index % sw->nr_seeds;
+	size_t pol = index / sw->nr_seeds / sw->nr_combos;
+	size_t vals[SWEEP_MAX_SETS];
+	char *params, *more;
+
+	run_values(sw, index, vals);
+	params = xprintf("policy=%s seed=%llu", sw->policies[pol],
+			 (unsigned long long)sw->seeds[seed_i]);
+	for (size_t a = 0; a < sw->nr_axes; a++) {
+		more = xprintf("%s %s=%s", params, sw->axes[a].key, sw->axes[a].vals[vals[a]]);
+		free(params);
+		params = more;
+	}
+	return params;
+}
+
+char **sweep_run_args(const struct sweep *sw, size_t index)
+{
+	size_t seed_i = index % sw->nr_seeds;
+	size_t pol = index / sw->nr_seeds / sw->nr_combos;
+	size_t vals[SWEEP_MAX_SETS], n = 0;
+	char **args = calloc(16 + 2 * sw->nr_axes, sizeof(*args));
+
+	if (!args)
+		oom();
+	run_values(sw, index, vals);
+	args[n++] = xstrdup("run");
+	args[n++] = xstrdup(sw->scenario);
+	args[n++] = xstrdup("--policy");
+	args[n++] = xstrdup(sw->policies[pol]);
+	args[n++] = xstrdup("--seed");
+	args[n++] = xprintf("%llu", (unsigned long long)sw->seeds[seed_i]);
+	if (sw->scale_arg) {
+		args[n++] = xstrdup("--scale");
+		args[n++] = xstrdup(sw->scale_arg);
+	}
+	for (size_t a = 0; a < sw->nr_axes; a++) {
+		args[n++] = xstrdup("--set");
+		args[n++] = xprintf("%s=%s", sw->axes[a].key, sw->axes[a].vals[vals[a]]);
+	}
+	args[n++] = xstrdup("--out");
+	args[n++] = xstrdup("-");
+	args[n] = NULL;
+	return args;
+}
+
+/*
+ * A run's cost estimate, to hand the largest out first so that unequal runs
+ * balance over the slots: the pages its workloads ask for, each operation's
+ * pages plus each region once (a prefault, a scan's pass). It orders the
+ * dispatch only (the output is merged in the fixed order whatever it says);
+ * runs of equal estimate go out in the merge order.
+ */
+static uint64_t run_cost(const struct scenario *s)
+{
+	uint64_t pages = 0;
+
+	for (int i = 0; i < s->nr_workloads; i++) {
+		const struct scn_workload *w = &s->workload[i];
+
+		pages += w->ops * (w->pages_per_op ? w->pages_per_op : 1) + w->size / 4096;
+	}
+	return pages;
+}
+
+struct plan_entry {
+	uint64_t cost;
+	size_t index;
+};
+
+static int plan_cmp(const void *pa, const void *pb)
+{
+	const struct plan_entry *a = pa, *b = pb;
+
+	if (a->cost != b->cost)
+		return a->cost > b->cost ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+int sweep_plan_order(struct sweep *sw, double scale)
+{
+	uint64_t *cost = calloc(sw->nr_combos, sizeof(*cost));
+	struct plan_entry *e = calloc(sw->total, sizeof(*e));
+	struct scenario *s = malloc(sizeof(*s));
+	char err[512];
+
+	sw->order = calloc(sw->total, sizeof(*sw->order));
+	if (!cost || !e || !s || !sw->order) {
+		free(cost);
+		free(e);
+		free(s);
+		return -1;
+	}
+	/*
+	 * each combination of --set values as its runs load it; one that does not
+	 * load fails at once, so it goes first and its message comes early
+	 */
+	for (size_t c = 0; c < sw->nr_combos; c++) {
+		char *sets[SWEEP_MAX_SETS];
+		size_t vals[SWEEP_MAX_SETS];
+
+		run_values(sw, c * sw->nr_seeds, vals);
+		for (size_t a = 0; a < sw->nr_axes; a++)
+			sets[a] = xprintf("%s=%s", sw->axes[a].key, sw->axes[a].vals[vals[a]]);
+		cost[c] = scenario_load(s, sw->scenario, (const char *const *)sets,
+					(int)sw->nr_axes, scale, err, sizeof(err))
+				  ? UINT64_MAX
+				  : run_cost(s);
+		scenario_free(s);
+		for (size_t a = 0; a < sw->nr_axes; a++)
+			free(sets[a]);
+	}
+	for (size_t i = 0; i < sw->total; i++) {
+		e[i].cost = cost[i / sw->nr_seeds % sw->nr_combos];
+		e[i].index = i;
+	}
+	qsort(e, sw->total, sizeof(*e), plan_cmp);
+	for (size_t i = 0; i < sw->total; i++)
+		sw->order[i] = e[i].index;
+	free(cost);
+	free(e);
+	free(s);
+	return 0;
+}
+
+bool sweep_next_run(struct sweep *sw, size_t *index)
+{
+	if (sw->interrupted || sw->next >= sw->total)
+		return false;
+	*index = sw->order[sw->next++];
+	return true;
+}
+
+/* A run that cannot start fails with msg (freed); nothing at all when interrupted. */
+static void job_fail_unstarted(struct sweep *sw, size_t index, char *msg)
+{
+	sw->ops->outcome(sw, index, false, (const uint8_t *)msg,
+			 sw->interrupted ? 0 : strlen(msg));
+	free(msg);
+}
+
+void sweep_job_start(struct sweep *sw, size_t index, char **args, char *params)
+{
+	struct job *j;
 	uv_process_options_t o;
 	uv_stdio_container_t stdio[3];
+	size_t nargs = 0;
+	unsigned slot;
 	int rc;
 
-	if (!j) {
-		fprintf(stderr, "mmemu: out of memory\n");
-		exit(2);
+	for (slot = 0; slot < sw->jobs && sw->live[slot]; slot++)
+		;
+	if (slot == sw->jobs || sw->interrupted) {
+		/* more runs than slots would be the dispatcher's mistake: fail the run, by name */
+		job_fail_unstarted(sw, index, xprintf("run %s failed: no free slot", params));
+		for (char **a = args; *a; a++)
+			free(*a);
+		free(args);
+		free(params);
+		return;
 	}
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		oom();
+	while (args[nargs])
+		nargs++;
+	j->argv = calloc(nargs + 2, sizeof(*j->argv));
+	if (!j->argv)
+		oom();
+	j->argv[0] = xstrdup(sw->exe);
+	memcpy(j->argv + 1, args, (nargs + 1) * sizeof(*args));
+	free(args);
 	j->sw = sw;
 	j->index = index;
-	job_args(sw, j);
+	j->params = params;
 	uv_pipe_init(&sw->loop, &j->out, 0);
 	uv_pipe_init(&sw->loop, &j->err, 0);
 	uv_timer_init(&sw->loop, &j->timer);
@@ -405,34 +508,72 @@ static void job_start(struct sweep *sw, size_t index)
 	o.stdio_count = 3;
 	o.flags = UV_PROCESS_DETACHED;	/* its own process group, killed as one */
 
-	sw->running++;
 	rc = uv_spawn(&sw->loop, &j->proc, &o);
 	j->proc.data = j;
 	if (rc) {
-		report_failure(sw, "run %s failed: cannot start '%s': %s", j->params, sw->exe,
-			       uv_strerror(rc));
+		char *msg = xprintf("run %s failed: cannot start '%s': %s", j->params, sw->exe,
+				    uv_strerror(rc));
+
 		j->exited = j->out_eof = j->err_eof = true;
-		j->exit_status = 127;
 		j->finished = true;
-		sw->running--;
-		sw->done++;
-		sw->failed++;
 		uv_close((uv_handle_t *)&j->proc, on_close);
 		uv_close((uv_handle_t *)&j->out, on_close);
 		uv_close((uv_handle_t *)&j->err, on_close);
 		uv_close((uv_handle_t *)&j->timer, on_close);
+		job_fail_unstarted(sw, index, msg);
 		return;
 	}
-	sw->live[index] = j;
+	sw->running++;
+	sw->live[slot] = j;
 	uv_read_start((uv_stream_t *)&j->out, on_alloc, on_read);
 	uv_read_start((uv_stream_t *)&j->err, on_alloc, on_read);
 	uv_timer_start(&j->timer, on_timeout, (uint64_t)(sw->timeout_s * 1000), 0);
 }
 
-static void start_more(struct sweep *sw)
+void sweep_job_start_planned(struct sweep *sw, size_t index)
 {
-	while (!sw->interrupted && sw->running < sw->jobs && sw->next < sw->total)
-		job_start(sw, sw->next++);
+	sweep_job_start(sw, index, sweep_run_args(sw, index), sweep_run_params(sw, index));
+}
+
+void sweep_collect(struct sweep *sw, size_t index, bool ok, const uint8_t *data, size_t len)
+{
+	Mmemu__Run *run = NULL;
+
+	if (ok) {
+		run = mmemu__run__unpack(NULL, len, data);
+		if (!run) {
+			char *params = sweep_run_params(sw, index);
+
+			sweep_report(sw, "run %s failed: its result does not unpack", params);
+			free(params);
+		}
+	} else if (len) {
+		sweep_report(sw, "%.*s", (int)len, (const char *)data);
+	}
+	sw->results[index] = run;
+	sw->done++;
+	sw->failed += !run;
+}
+
+/* A local sweep: every run a child of this process, -j at a time. */
+static void local_more(struct sweep *sw)
+{
+	size_t index;
+
+	while (sw->running < sw->jobs && sweep_next_run(sw, &index))
+		sweep_job_start_planned(sw, index);
+}
+
+static const struct sweep_ops local_ops = {
+	.outcome = sweep_collect,
+	.more = local_more,
+};
+
+void sweep_kill_children(struct sweep *sw)
+{
+	for (unsigned s = 0; s < sw->jobs; s++)
+		if (sw->live[s])
+			kill(-sw->live[s]->proc.pid, SIGKILL);
 }
 
 static void on_signal(uv_signal_t *h, int sig)
@@ -441,9 +582,35 @@ static void on_signal(uv_signal_t *h, int sig)
 
 	(void)sig;
 	sw->interrupted = true;
-	for (size_t i = 0; i < sw->total; i++)
-		if (sw->live[i])
-			kill(-sw->live[i]->proc.pid, SIGKILL);
+	sweep_kill_children(sw);
+}
+
+/* The loop, its signal handlers and (on a terminal) the progress line. */
+static int loop_open(struct sweep *sw)
+{
+	if (uv_loop_init(&sw->loop))
+		return -1;
+	fflush(NULL);
+	uv_timer_init(&sw->loop, &sw->progress);
+	sw->progress.data = sw;
+	uv_signal_init(&sw->loop, &sw->sigint);
+	uv_signal_init(&sw->loop, &sw->sigterm);
+	sw->sigint.data = sw->sigterm.data = sw;
+	uv_signal_start(&sw->sigint, on_signal, SIGINT);
+	uv_signal_start(&sw->sigterm, on_signal, SIGTERM);
+	uv_unref((uv_handle_t *)&sw->sigint);
+	uv_unref((uv_handle_t *)&sw->sigterm);
+	sw->start_ns = uv_hrtime();
+	return 0;
+}
+
+static void loop_close(struct sweep *sw)
+{
+	uv_close((uv_handle_t *)&sw->progress, NULL);
+	uv_close((uv_handle_t *)&sw->sigint, NULL);
+	uv_close((uv_handle_t *)&sw->sigterm, NULL);
+	uv_run(&sw->loop, UV_RUN_DEFAULT);
+	uv_loop_close(&sw->loop);
 }
 
 /* "section.key=v1,v2,v3" as an axis; empty values are kept (the run says why they fail). */
@@ -509,10 +676,12 @@ int cmd_sweep(int argc, char **argv)
 	double scale = 0;
 	struct scenario s;
 	Mmemu__Invocation inv = MMEMU__INVOCATION__INIT;
+	bool loop_opened = false;
 	int opt, rc = 0;
 	ssize_t n;
 
 	memset(&sw, 0, sizeof(sw));
+	memset(&s, 0, sizeof(s));
 	sw.jobs = cpus > 0 ? (unsigned)(cpus < SWEEP_MAX_JOBS ? cpus : SWEEP_MAX_JOBS) : 1;
 	sw.timeout_s = 600;
 	sw.axes = axes;
@@ -597,6 +766,24 @@ int cmd_sweep(int argc, char **argv)
 		goto out_args;
 	}
 	sw.scenario = argv[optind];
+
+	/* the children are this binary */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		sw.exe = exe;
+	}
+	if (!is_exe_path_ok(sw.exe))
+		sw.exe = "/proc/self/exe";
+	sw.live = calloc(sw.jobs, sizeof(*sw.live));
+	if (!sw.live)
+		{ rc = die("out of memory"); goto out_args; }
+	if (loop_open(&sw))
+		{ rc = die("cannot start the event loop"); goto out_args; }
+	loop_opened = true;
+	sw.ops = &local_ops;
+	sw.tty = isatty(STDERR_FILENO);
+
 	if (!sw.nr_seeds) {
 		sw.seeds = calloc(1, sizeof(*sw.seeds));
 		if (!sw.seeds)
@@ -619,7 +806,7 @@ int cmd_sweep(int argc, char **argv)
 	/* the scenario as the runs see it before --set: its name, text and scale */
 	if (scenario_load(&s, sw.scenario, NULL, 0, scale, err, sizeof(err))) {
 		rc = die(err);
-		goto out_args;
+		goto out_scenario;
 	}
 	if (!policy_arg)
 		policy_arg = s.machine.policy[0] ? s.machine.policy : "classic";
@@ -654,49 +841,19 @@ int cmd_sweep(int argc, char **argv)
 	}
 	sw.total = sw.nr_policies * sw.nr_combos * sw.nr_seeds;
 
-	/* the children are this binary */
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		sw.exe = exe;
-	}
-	if (!is_exe_path_ok(sw.exe))
-		sw.exe = "/proc/self/exe";
-
-	sw.live = calloc(sw.total, sizeof(*sw.live));
 	sw.results = calloc(sw.total, sizeof(*sw.results));
-	if (!sw.live || !sw.results) {
+	if (!sw.results || sweep_plan_order(&sw, scale)) {
 		rc = die("out of memory");
 		goto out_free;
 	}
-	sw.tty = isatty(STDERR_FILENO);
-	if (uv_loop_init(&sw.loop)) {
-		rc = die("cannot start the event loop");
-		goto out_free;
-	}
-	fflush(NULL);
-	uv_timer_init(&sw.loop, &sw.progress);
-	sw.progress.data = &sw;
-	uv_signal_init(&sw.loop, &sw.sigint);
-	uv_signal_init(&sw.loop, &sw.sigterm);
-	sw.sigint.data = sw.sigterm.data = &sw;
-	uv_signal_start(&sw.sigint, on_signal, SIGINT);
-	uv_signal_start(&sw.sigterm, on_signal, SIGTERM);
-	uv_unref((uv_handle_t *)&sw.sigint);
-	uv_unref((uv_handle_t *)&sw.sigterm);
 	sw.start_ns = uv_hrtime();
 	if (sw.tty) {
 		uv_timer_start(&sw.progress, on_progress_timer, 500, 500);
 		uv_unref((uv_handle_t *)&sw.progress);
 	}
-	start_more(&sw);
-	progress(&sw);
+	sw.ops->more(&sw);
+	sweep_progress(&sw);
 	uv_run(&sw.loop, UV_RUN_DEFAULT);
-	uv_close((uv_handle_t *)&sw.progress, NULL);
-	uv_close((uv_handle_t *)&sw.sigint, NULL);
-	uv_close((uv_handle_t *)&sw.sigterm, NULL);
-	uv_run(&sw.loop, UV_RUN_DEFAULT);
-	uv_loop_close(&sw.loop);
 	if (sw.tty)
 		fprintf(stderr, "\r[sweep] done %zu/%zu, failed %zu, %.1fs\033[K\n", sw.done,
 			sw.total, sw.failed, (double)(uv_hrtime() - sw.start_ns) / 1e9);
@@ -714,7 +871,7 @@ int cmd_sweep(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sw.total; i++)
 		if (sw.results[i])
-			inv.runs[inv.n_runs++] = sw.results[i]->runs[0];
+			inv.runs[inv.n_runs++] = sw.results[i];
 	if (sw.failed)
 		fprintf(stderr, "mmemu: sweep: %zu of %zu runs failed\n", sw.failed, sw.total);
 	if (!inv.n_runs) {
@@ -760,12 +917,15 @@ out_free:
 	if (sw.results)
 		for (size_t i = 0; i < sw.total; i++)
 			if (sw.results[i])
-				mmemu__invocation__free_unpacked(sw.results[i], NULL);
+				mmemu__run__free_unpacked(sw.results[i], NULL);
 	free(sw.results);
-	free(sw.live);
+	free(sw.order);
 out_scenario:
 	scenario_free(&s);
 out_args:
+	if (loop_opened)
+		loop_close(&sw);
+	free(sw.live);
 	for (size_t a = 0; a < sw.nr_axes; a++) {
 		free(axes[a].key);
 		free(axes[a].vals);

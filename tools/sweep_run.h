@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Inside mmemu sweep (private to tools/sweep*.c): the plan (run i's command
+ * line and parameters, and the order runs go out in: largest estimate
+ * first), the runner (child processes under libuv, -j at a time, each
+ * killed past --timeout) and the collection (each run's outcome into its
+ * place in the fixed merge order). Who hands out runs (struct
+ * sweep_ops.more) and where a finished run's outcome goes (.outcome) are
+ * hooks, so that other layouts can share the rest and the saved file and
+ * the summary never depend on the layout.
+ *
+ * A run's outcome is bytes: a packed mmemu.Run when it succeeded, else the
+ * message that names it ("run policy=P seed=S key=v failed: ..."), or no
+ * bytes at all for a run cut short by an interrupt (counted, not reported).
+ */
+#ifndef MMEMU_TOOLS_SWEEP_RUN_H
+#define MMEMU_TOOLS_SWEEP_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "scenarios/result.h"
+
+struct sweep;
+
+struct sweep_ops {
+	/* a run of this process ended: ok with a packed mmemu.Run, else a message */
+	void (*outcome)(struct sweep *sw, size_t index, bool ok, const uint8_t *data,
+			size_t len);
+	/* a local slot came free: hand out more runs (NULL: runs only arrive) */
+	void (*more)(struct sweep *sw);
+};
+
+struct axis {
+	char *key;	/* "section.key" (malloc'ed, with the values after it) */
+	char **vals;	/* its comma-separated values */
+	size_t nr;
+};
+
+struct buf {
+	char *p;
+	size_t len, cap;
+};
+
+struct job {
+	struct sweep *sw;
+	size_t index;		/* place in the merged order */
+	char **argv;		/* the child's command line */
+	char *params;		/* "policy=P seed=S key=v ..." for messages */
+	uv_process_t proc;
+	uv_pipe_t out, err;
+	uv_timer_t timer;
+	struct buf obuf, ebuf;
+	int open_handles;	/* handles not closed yet; the job is freed at 0 */
+	bool exited, out_eof, err_eof, timed_out, finished;
+	int64_t exit_status;
+	int term_signal;
+};
+
+struct sweep {
+	uv_loop_t loop;
+	uv_timer_t progress;
+	uv_signal_t sigint, sigterm;
+	const struct sweep_ops *ops;	/* how runs go out and come back */
+	const char *exe, *scenario, *scale_arg;
+	char **policies;
+	size_t nr_policies;
+	struct axis *axes;
+	size_t nr_axes, nr_combos;
+	uint64_t *seeds;
+	size_t nr_seeds;
+	size_t total;		/* runs in the plan */
+	size_t *order;		/* run indexes in the order they go out */
+	size_t next;		/* runs of order handed out */
+	size_t running;		/* this process's children */
+	size_t done, failed;
+	unsigned jobs;		/* children at a time */
+	double timeout_s;	/* --timeout, per run */
+	uint64_t start_ns;
+	bool tty, interrupted;
+	struct job **live;	/* by slot (-j of them), while running here */
+	Mmemu__Run **results;	/* by index, once collected */
+};
+
+/* "policy=P seed=S key=v ..." of run index (malloc'ed). */
+char *sweep_run_params(const struct sweep *sw, size_t index);
+/* The child's arguments after the binary, NULL-terminated (malloc'ed). */
+char **sweep_run_args(const struct sweep *sw, size_t index);
+/* Computes sw->order: runs by their cost estimate, largest first, ties in index order. */
+int sweep_plan_order(struct sweep *sw, double scale);
+/* The next run to hand out; false when all are out. */
+bool sweep_next_run(struct sweep *sw, size_t *index);
+
+/*
+ * Starts run index as a child: the binary sw->exe with args (as
+ * sweep_run_args() returns them; taken over) and params for messages
+ * (taken over). Its outcome goes to sw->ops->outcome.
+ */
+void sweep_job_start(struct sweep *sw, size_t index, char **args, char *params);
+/* Starts run index of the plan here. */
+void sweep_job_start_planned(struct sweep *sw, size_t index);
+/* Kills every child of this process (their outcomes still arrive). */
+void sweep_kill_children(struct sweep *sw);
+
+/* Files run index's outcome (ok: a packed mmemu.Run) in its place; reports a failure. */
+void sweep_collect(struct sweep *sw, size_t index, bool ok, const uint8_t *data, size_t len);
+/* A message about the sweep on stderr ("mmemu: sweep: ..."), above the progress line. */
+void sweep_report(struct sweep *sw, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sweep_progress(struct sweep *sw);
+
+#endif
