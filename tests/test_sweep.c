@@ -5,7 +5,9 @@
  * then seed); `report --summary` prints the same means and 95% intervals
  * the sweep did; children with a bad --set value fail, named by their
  * parameters, while the others finish (exit 1); a run past --timeout is
- * killed and reported; two identical sweeps agree apart from host_seconds.
+ * killed and reported; two identical sweeps agree apart from host_seconds;
+ * started as one of several MPI ranks without --mpi it refuses (exit 2), as
+ * does --mpi in a build without MPI.
  */
 #include <check.h>
 #include <stdio.h>
@@ -257,6 +259,37 @@ START_TEST(test_sweep_bad_options_exit_2)
 }
 END_TEST
 
+/* Started by mpirun or srun as one of several ranks, a sweep without --mpi refuses. */
+START_TEST(test_sweep_ranks_without_mpi_exit_2)
+{
+	const char *args[] = { "sweep", cli_quickstart(), "--scale", "1/64", NULL };
+	struct cli_out o;
+
+	ck_assert_int_eq(setenv("OMPI_COMM_WORLD_SIZE", "4", 1), 0);
+	o = cli_run(args);
+	unsetenv("OMPI_COMM_WORLD_SIZE");
+	ck_assert_msg(o.status == 2, "status %d: %s", o.status, o.err);
+	ck_assert_msg(strstr(o.err, "one of 4 MPI ranks without --mpi"), "stderr: %s", o.err);
+	ck_assert_str_eq(o.out, "");
+	cli_out_free(&o);
+}
+END_TEST
+
+#ifndef MMEMU_HAVE_MPI
+/* Built without MPI (-Dmpi=disabled or no libopenmpi-dev), --mpi says so. */
+START_TEST(test_sweep_mpi_not_built_exit_2)
+{
+	const char *args[] = { "sweep", cli_quickstart(), "--scale", "1/64", "--mpi", NULL };
+	struct cli_out o = cli_run(args);
+
+	ck_assert_msg(o.status == 2, "status %d: %s", o.status, o.err);
+	ck_assert_msg(strstr(o.err, "built without MPI"), "stderr: %s", o.err);
+	ck_assert_str_eq(o.out, "");
+	cli_out_free(&o);
+}
+END_TEST
+#endif
+
 static Suite *sweep_suite(void)
 {
 	Suite *s = suite_create("sweep");
@@ -268,6 +301,10 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, test_sweep_timeout);
 	tcase_add_test(tc, test_sweep_deterministic);
 	tcase_add_test(tc, test_sweep_bad_options_exit_2);
+	tcase_add_test(tc, test_sweep_ranks_without_mpi_exit_2);
+#ifndef MMEMU_HAVE_MPI
+	tcase_add_test(tc, test_sweep_mpi_not_built_exit_2);
+#endif
 	suite_add_tcase(s, tc);
 	return s;
 }

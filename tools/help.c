@@ -67,7 +67,8 @@ static const struct command_help commands[] = {
 		.usage =
 		"usage: mmemu sweep SCENARIO [--policy a,b,...] [--set section.key=v1,v2,...]...\n"
 		"                   [--seeds A..B|A,B,...] [--scale F] [-j N] [--timeout SECONDS]\n"
-		"                   [--format text|json|csv] [--all] [--out FILE]\n",
+		"                   [--format text|json|csv] [--all] [--out FILE]\n"
+		"                   [--mpi [--rank-timeout SECONDS]]\n",
 		.text =
 		"Runs every policy x --set value x seed as its own process, -j at a time, and\n"
 		"prints the mean over seeds per policy and --set values, '*' where Welch's\n"
@@ -83,7 +84,12 @@ static const struct command_help commands[] = {
 		"  --timeout S       seconds a run may take (default 600)\n"
 		"  --format F        text (default), json or csv\n"
 		"  --all             text: every row, also those that do not change\n"
-		"  --out FILE        save every run, ordered by policy, values, seed\n",
+		"  --out FILE        save every run, ordered by policy, values, seed\n"
+		"  --mpi             started as MPI ranks (mpirun -n N, srun -n N): rank 0 hands\n"
+		"                    the runs out to every rank, -j at a time on each (default\n"
+		"                    1), and prints and saves what a local sweep would\n"
+		"  --rank-timeout S  a rank silent this long (default 30) is lost; only its\n"
+		"                    runs in flight fail\n",
 	},
 	{
 		.name = "plot",

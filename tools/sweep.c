@@ -6,13 +6,18 @@
  * a child process of this same binary (`mmemu run ... --out -`, started with
  * uv_spawn in a process group of its own) whose stdout is a saved result
  * file read through a libuv pipe; -j N at a time (default: online CPUs).
- * A child that fails, prints something that is not a result or outlives
- * --timeout is reported on stderr with its parameters and the others go on;
- * the sweep then exits 1. The runs merge in a fixed order (policy, then the
- * --set values with the first --set varying slowest, then seed), never the
- * order they finished in, so the same arguments give the same file apart
- * from host_seconds. The summary (tools/summary.c) groups runs that differ
- * only in seed.
+ * Runs go out largest first by a cost estimate (run_cost()), so unequal
+ * runs balance over the slots. A child that fails, prints something that is
+ * not a result or outlives --timeout is reported on stderr with its
+ * parameters and the others go on; the sweep then exits 1. The runs merge
+ * in a fixed order (policy, then the --set values with the first --set
+ * varying slowest, then seed), never the order they went out or finished
+ * in, so the same arguments give the same file apart from host_seconds.
+ * The summary (tools/summary.c) groups runs that differ only in seed.
+ *
+ * With --mpi the same plan, runner and collection (tools/sweep_run.h) run
+ * over MPI ranks: rank 0 hands the runs out and collects them
+ * (tools/sweep_mpi.c), and prints and saves them with the code below.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -71,7 +76,7 @@ void sweep_progress(struct sweep *sw)
 	if (sw->done)
 		fmt_eta(eta, sizeof(eta), elapsed * (double)(sw->total - sw->done) / sw->done);
 	fprintf(stderr, "\r[sweep] done %zu/%zu, running %zu, failed %zu, ~%s left\033[K",
-		sw->done, sw->total, sw->running, sw->failed, eta);
+		sw->done, sw->total, sw->running + sw->remote, sw->failed, eta);
 	fflush(stderr);
 }
 
@@ -651,6 +656,21 @@ static bool is_exe_path_ok(const char *p)
 	return p && *p && access(p, X_OK) == 0;
 }
 
+/* How many MPI ranks the launcher says this process is one of (1: none). */
+static long launched_ranks(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE" };
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++) {
+		const char *v = getenv(vars[i]);
+		long n = v ? strtol(v, NULL, 10) : 0;
+
+		if (n > 1)
+			return n;
+	}
+	return 1;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -664,6 +684,8 @@ int cmd_sweep(int argc, char **argv)
 		{ "out", required_argument, NULL, 'o' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "mpi", no_argument, NULL, 'M' },
+		{ "rank-timeout", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -676,7 +698,7 @@ int cmd_sweep(int argc, char **argv)
 	double scale = 0;
 	struct scenario s;
 	Mmemu__Invocation inv = MMEMU__INVOCATION__INIT;
-	bool loop_opened = false;
+	bool jobs_given = false, loop_opened = false;
 	int opt, rc = 0;
 	ssize_t n;
 
@@ -684,6 +706,7 @@ int cmd_sweep(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	sw.jobs = cpus > 0 ? (unsigned)(cpus < SWEEP_MAX_JOBS ? cpus : SWEEP_MAX_JOBS) : 1;
 	sw.timeout_s = 600;
+	sw.rank_timeout_s = 30;
 	sw.axes = axes;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
@@ -749,8 +772,20 @@ int cmd_sweep(int argc, char **argv)
 			if (args_long(optarg, 1, SWEEP_MAX_JOBS, &j))
 				{ rc = die("-j wants 1 to 256"); goto out_args; }
 			sw.jobs = (unsigned)j;
+			jobs_given = true;
 			break;
 		}
+		case 'M':
+			sw.mpi = true;
+			break;
+		case 'R':
+			sw.rank_timeout_s = strtod(optarg, &end);
+			if (*end || !(sw.rank_timeout_s >= 0.1 && sw.rank_timeout_s < 1e7)) {
+				snprintf(err, sizeof(err),
+					 "--rank-timeout '%s': expected seconds (>= 0.1)", optarg);
+				{ rc = die(err); goto out_args; }
+			}
+			break;
 		case 'h':
 			help_command(stdout, "sweep");
 			goto out_args;
@@ -766,6 +801,22 @@ int cmd_sweep(int argc, char **argv)
 		goto out_args;
 	}
 	sw.scenario = argv[optind];
+	if (!sw.mpi && launched_ranks() > 1) {
+		snprintf(err, sizeof(err),
+			 "started as one of %ld MPI ranks without --mpi: each would run the whole "
+			 "sweep (add --mpi)", launched_ranks());
+		rc = die(err);
+		goto out_args;
+	}
+#ifndef MMEMU_HAVE_MPI
+	if (sw.mpi) {
+		rc = die("--mpi: this mmemu was built without MPI (meson setup -Dmpi=enabled, "
+			 "with libopenmpi-dev)");
+		goto out_args;
+	}
+#endif
+	if (sw.mpi && !jobs_given)
+		sw.jobs = 1;	/* a rank per core: the launcher placed them */
 
 	/* the children are this binary */
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -782,6 +833,14 @@ int cmd_sweep(int argc, char **argv)
 		{ rc = die("cannot start the event loop"); goto out_args; }
 	loop_opened = true;
 	sw.ops = &local_ops;
+#ifdef MMEMU_HAVE_MPI
+	if (sw.mpi) {
+		rc = sweep_mpi_start(&sw);
+		if (rc >= 0)
+			goto out_args;	/* a rank other than 0 is done; or MPI did not start */
+		rc = 0;
+	}
+#endif
 	sw.tty = isatty(STDERR_FILENO);
 
 	if (!sw.nr_seeds) {
@@ -851,9 +910,16 @@ int cmd_sweep(int argc, char **argv)
 		uv_timer_start(&sw.progress, on_progress_timer, 500, 500);
 		uv_unref((uv_handle_t *)&sw.progress);
 	}
-	sw.ops->more(&sw);
-	sweep_progress(&sw);
-	uv_run(&sw.loop, UV_RUN_DEFAULT);
+#ifdef MMEMU_HAVE_MPI
+	if (sw.mpi)
+		sweep_mpi_run(&sw);
+	else
+#endif
+	{
+		sw.ops->more(&sw);
+		sweep_progress(&sw);
+		uv_run(&sw.loop, UV_RUN_DEFAULT);
+	}
 	if (sw.tty)
 		fprintf(stderr, "\r[sweep] done %zu/%zu, failed %zu, %.1fs\033[K\n", sw.done,
 			sw.total, sw.failed, (double)(uv_hrtime() - sw.start_ns) / 1e9);
@@ -923,6 +989,10 @@ out_free:
 out_scenario:
 	scenario_free(&s);
 out_args:
+#ifdef MMEMU_HAVE_MPI
+	if (sw.m)
+		sweep_mpi_finish(&sw);
+#endif
 	if (loop_opened)
 		loop_close(&sw);
 	free(sw.live);

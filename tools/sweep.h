@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * mmemu sweep: the cross product of policies, --set values and seeds, each
- * run a child `mmemu run ... --out -` under libuv, merged into one
- * mmemu.Invocation in a deterministic order (policy, then set values, then
- * seed), printed as the summary over seeds of tools/summary.h.
+ * run a child `mmemu run ... --out -` under libuv (on this machine, or on
+ * the ranks of an MPI job with --mpi), merged into one mmemu.Invocation in
+ * a deterministic order (policy, then set values, then seed), printed as
+ * the summary over seeds of tools/summary.h.
  */
 #ifndef MMEMU_TOOLS_SWEEP_H
 #define MMEMU_TOOLS_SWEEP_H

@@ -4,10 +4,10 @@
  * line and parameters, and the order runs go out in: largest estimate
  * first), the runner (child processes under libuv, -j at a time, each
  * killed past --timeout) and the collection (each run's outcome into its
- * place in the fixed merge order). Who hands out runs (struct
- * sweep_ops.more) and where a finished run's outcome goes (.outcome) are
- * hooks, so that other layouts can share the rest and the saved file and
- * the summary never depend on the layout.
+ * place in the fixed merge order). A local sweep and every rank of
+ * an MPI one use these same pieces; only who hands out runs (struct
+ * sweep_ops.more) and where a finished run's outcome goes (.outcome) differ,
+ * so the saved file and the summary never depend on the layout.
  *
  * A run's outcome is bytes: a packed mmemu.Run when it succeeded, else the
  * message that names it ("run policy=P seed=S key=v failed: ..."), or no
@@ -24,6 +24,7 @@
 #include "scenarios/result.h"
 
 struct sweep;
+struct sweep_mpi;
 
 struct sweep_ops {
 	/* a run of this process ended: ok with a packed mmemu.Run, else a message */
@@ -63,7 +64,7 @@ struct sweep {
 	uv_loop_t loop;
 	uv_timer_t progress;
 	uv_signal_t sigint, sigterm;
-	const struct sweep_ops *ops;	/* how runs go out and come back */
+	const struct sweep_ops *ops;	/* local, MPI rank 0, or MPI worker */
 	const char *exe, *scenario, *scale_arg;
 	char **policies;
 	size_t nr_policies;
@@ -75,11 +76,15 @@ struct sweep {
 	size_t *order;		/* run indexes in the order they go out */
 	size_t next;		/* runs of order handed out */
 	size_t running;		/* this process's children */
+	size_t remote;		/* runs in flight on other ranks (MPI rank 0) */
 	size_t done, failed;
-	unsigned jobs;		/* children at a time */
+	unsigned jobs;		/* children at a time (per rank under MPI) */
 	double timeout_s;	/* --timeout, per run */
+	double rank_timeout_s;	/* --rank-timeout: a rank this long silent is lost */
 	uint64_t start_ns;
 	bool tty, interrupted;
+	bool mpi;		/* --mpi */
+	struct sweep_mpi *m;	/* the MPI state (tools/sweep_mpi.c) */
 	struct job **live;	/* by slot (-j of them), while running here */
 	Mmemu__Run **results;	/* by index, once collected */
 };
@@ -109,5 +114,18 @@ void sweep_collect(struct sweep *sw, size_t index, bool ok, const uint8_t *data,
 /* A message about the sweep on stderr ("mmemu: sweep: ..."), above the progress line. */
 void sweep_report(struct sweep *sw, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sweep_progress(struct sweep *sw);
+
+#ifdef MMEMU_HAVE_MPI
+/*
+ * MPI_Init and the rank. On a rank other than 0, runs what rank 0 sends
+ * until it says stop, finalizes and returns the rank's exit status; 2 when
+ * MPI did not start; on rank 0, -1: cmd_sweep goes on to plan the sweep.
+ */
+int sweep_mpi_start(struct sweep *sw);
+/* Rank 0: runs the plan over every rank (its own included) until each run is collected. */
+void sweep_mpi_run(struct sweep *sw);
+/* Rank 0: tells the other ranks to stop (if not yet) and finalizes MPI. */
+void sweep_mpi_finish(struct sweep *sw);
+#endif
 
 #endif
