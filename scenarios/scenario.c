@@ -143,9 +143,9 @@ const char *scn_workload_type_name(enum scn_workload_type t)
 /* ---- key tables ---- */
 
 enum key_type {
-	KT_SIZE,	/* bytes, scaled */
-	KT_LIMIT,	/* bytes or "max", scaled */
-	KT_COUNT,	/* a count, scaled */
+	KT_SIZE,	/* bytes */
+	KT_LIMIT,	/* bytes or "max" */
+	KT_COUNT,	/* a count */
 	KT_INT,		/* integer in [lo, hi] */
 	KT_DOUBLE,	/* real in [lo, hi] */
 	KT_TIME,	/* duration */
@@ -158,140 +158,152 @@ enum key_type {
 	KT_TRISTATE,	/* 0/1 (default: the policy's) */
 	KT_INT_SIZE,	/* bytes, not scaled (a record's size) */
 	KT_RECLAIM_BATCH,	/* full / swap_cluster_max / decay4 */
-	KT_AMOUNT,	/* bytes (scaled) or "full" */
+	KT_AMOUNT,	/* bytes or "full" */
+};
+
+/* What --scale does to a key's value (sizes and counts of data shrink together). */
+enum key_scale {
+	KEY_UNSCALED,		/* as written: times, ratios, counts of things that run */
+	KEY_SCALED,		/* times the scale */
+	KEY_SCALED_PAGES,	/* times the scale, then down to whole 4 KiB pages */
 };
 
 struct key_desc {
 	const char *key;	/* name in the file */
 	enum key_type type;
+	enum key_scale scale;	/* what --scale does to it */
 	size_t offset;		/* in the section's struct */
 	size_t size;		/* string capacity */
 	double lo, hi;		/* bounds for KT_INT / KT_DOUBLE */
 	const char *what;	/* how errors name the value */
 };
 
-#define K(k, t, st, f, lo, hi, w) { k, t, offsetof(st, f), sizeof(((st *)0)->f), lo, hi, w }
+#define K(k, t, sc, st, f, lo, hi, w)                                                  \
+	{ k, t, sc, offsetof(st, f), sizeof(((st *)0)->f), lo, hi, w }
+#define U KEY_UNSCALED
+#define S KEY_SCALED
+#define SP KEY_SCALED_PAGES
 
 static const struct key_desc machine_keys[] = {
-	K("nodes", KT_INT, struct scn_machine, nodes, 1, SCN_MAX_NODES, "a node count"),
-	K("node_memory", KT_SIZE, struct scn_machine, node_memory, 0, 0, "a size"),
-	K("node_cpus", KT_INT, struct scn_machine, node_cpus, 1, 4096, "a core count"),
-	K("swappiness", KT_INT, struct scn_machine, swappiness, 0, 200, "a swappiness (0-200)"),
-	K("watermark_scale_factor", KT_INT, struct scn_machine, watermark_scale_factor, 1, 3000,
+	K("nodes", KT_INT, U, struct scn_machine, nodes, 1, SCN_MAX_NODES, "a node count"),
+	K("node_memory", KT_SIZE, SP, struct scn_machine, node_memory, 0, 0, "a size"),
+	K("node_cpus", KT_INT, U, struct scn_machine, node_cpus, 1, 4096, "a core count"),
+	K("swappiness", KT_INT, U, struct scn_machine, swappiness, 0, 200, "a swappiness (0-200)"),
+	K("watermark_scale_factor", KT_INT, U, struct scn_machine, watermark_scale_factor, 1, 3000,
 	  "a factor (1-3000)"),
-	K("duration", KT_TIME, struct scn_machine, duration_ns, 0, 0, "a duration"),
-	K("policy", KT_STRING, struct scn_machine, policy, 0, 0, "a policy list"),
-	K("scale", KT_SCALE, struct scn_machine, scale, 0, 0, "a scale (0 < F <= 1, or 1/N)"),
+	K("duration", KT_TIME, U, struct scn_machine, duration_ns, 0, 0, "a duration"),
+	K("policy", KT_STRING, U, struct scn_machine, policy, 0, 0, "a policy list"),
+	K("scale", KT_SCALE, U, struct scn_machine, scale, 0, 0, "a scale (0 < F <= 1, or 1/N)"),
 	{ 0 }
 };
 
 static const struct key_desc mglru_keys[] = {
-	K("fallback", KT_FALLBACK, struct scn_mglru, fallback, 0, 0, "scanned0 or explicit"),
-	K("exhaust_detect", KT_TRISTATE, struct scn_mglru, exhaust_detect, 0, 0, "0 or 1"),
-	K("retry_once", KT_TRISTATE, struct scn_mglru, retry_once, 0, 0, "0 or 1"),
-	K("fallback_gate", KT_TRISTATE, struct scn_mglru, fallback_gate, 0, 0, "0 or 1"),
-	K("min_ttl", KT_TIME, struct scn_mglru, min_ttl_ns, 0, 0, "a duration"),
+	K("fallback", KT_FALLBACK, U, struct scn_mglru, fallback, 0, 0, "scanned0 or explicit"),
+	K("exhaust_detect", KT_TRISTATE, U, struct scn_mglru, exhaust_detect, 0, 0, "0 or 1"),
+	K("retry_once", KT_TRISTATE, U, struct scn_mglru, retry_once, 0, 0, "0 or 1"),
+	K("fallback_gate", KT_TRISTATE, U, struct scn_mglru, fallback_gate, 0, 0, "0 or 1"),
+	K("min_ttl", KT_TIME, U, struct scn_mglru, min_ttl_ns, 0, 0, "a duration"),
 	{ 0 }
 };
 
 static const struct key_desc memcg_opts_keys[] = {
-	K("reclaim_batch", KT_RECLAIM_BATCH, struct scn_memcg_opts, reclaim_batch, 0, 0,
+	K("reclaim_batch", KT_RECLAIM_BATCH, U, struct scn_memcg_opts, reclaim_batch, 0, 0,
 	  "full, swap_cluster_max or decay4"),
 	{ 0 }
 };
 
 static const struct key_desc swap_keys[] = {
-	K("type", KT_STRING, struct scn_swap, type, 0, 0, "a swap type (none, zram, block)"),
-	K("size", KT_SIZE, struct scn_swap, size, 0, 0, "a size"),
-	K("device", KT_STRING, struct scn_swap, device, 0, 0, "a device name"),
-	K("compressor", KT_STRING, struct scn_swap, compressor, 0, 0, "lz4, lzo or zstd"),
+	K("type", KT_STRING, U, struct scn_swap, type, 0, 0, "a swap type (none, zram, block)"),
+	K("size", KT_SIZE, SP, struct scn_swap, size, 0, 0, "a size"),
+	K("device", KT_STRING, U, struct scn_swap, device, 0, 0, "a device name"),
+	K("compressor", KT_STRING, U, struct scn_swap, compressor, 0, 0, "lz4, lzo or zstd"),
 	{ 0 }
 };
 
 static const struct key_desc node_keys[] = {
-	K("memory", KT_SIZE, struct scn_node, memory, 0, 0, "a size"),
-	K("cpus", KT_INT, struct scn_node, cpus, 1, 4096, "a core count"),
+	K("memory", KT_SIZE, SP, struct scn_node, memory, 0, 0, "a size"),
+	K("cpus", KT_INT, U, struct scn_node, cpus, 1, 4096, "a core count"),
 	{ 0 }
 };
 
 static const struct key_desc device_keys[] = {
-	K("type", KT_STRING, struct scn_device, type, 0, 0, "a device type"),
-	K("read_latency", KT_TIME, struct scn_device, read_lat_ns, 0, 0, "a duration"),
-	K("write_latency", KT_TIME, struct scn_device, write_lat_ns, 0, 0, "a duration"),
-	K("read_bandwidth", KT_SIZE, struct scn_device, read_bw, 0, 0, "a size per second"),
-	K("write_bandwidth", KT_SIZE, struct scn_device, write_bw, 0, 0, "a size per second"),
-	K("channels", KT_INT, struct scn_device, channels, 1, 256, "a channel count (1-256)"),
-	K("delay_read", KT_TIME, struct scn_device, delay_read_ns, 0, 0, "a duration"),
-	K("delay_write", KT_TIME, struct scn_device, delay_write_ns, 0, 0, "a duration"),
+	K("type", KT_STRING, U, struct scn_device, type, 0, 0, "a device type"),
+	K("read_latency", KT_TIME, U, struct scn_device, read_lat_ns, 0, 0, "a duration"),
+	K("write_latency", KT_TIME, U, struct scn_device, write_lat_ns, 0, 0, "a duration"),
+	K("read_bandwidth", KT_SIZE, U, struct scn_device, read_bw, 0, 0, "a size per second"),
+	K("write_bandwidth", KT_SIZE, U, struct scn_device, write_bw, 0, 0, "a size per second"),
+	K("channels", KT_INT, U, struct scn_device, channels, 1, 256, "a channel count (1-256)"),
+	K("delay_read", KT_TIME, U, struct scn_device, delay_read_ns, 0, 0, "a duration"),
+	K("delay_write", KT_TIME, U, struct scn_device, delay_write_ns, 0, 0, "a duration"),
 	{ 0 }
 };
 
 static const struct key_desc memcg_keys[] = {
-	K("parent", KT_STRING, struct scn_memcg, parent, 0, 0, "a memcg name"),
-	K("max", KT_LIMIT, struct scn_memcg, max, 0, 0, "a size"),
-	K("high", KT_LIMIT, struct scn_memcg, high, 0, 0, "a size"),
-	K("low", KT_LIMIT, struct scn_memcg, low, 0, 0, "a size"),
-	K("min", KT_LIMIT, struct scn_memcg, min, 0, 0, "a size"),
-	K("swap_max", KT_LIMIT, struct scn_memcg, swap_max, 0, 0, "a size"),
-	K("swappiness", KT_INT, struct scn_memcg, swappiness, 0, 200, "a swappiness (0-200)"),
+	K("parent", KT_STRING, U, struct scn_memcg, parent, 0, 0, "a memcg name"),
+	K("max", KT_LIMIT, S, struct scn_memcg, max, 0, 0, "a size"),
+	K("high", KT_LIMIT, S, struct scn_memcg, high, 0, 0, "a size"),
+	K("low", KT_LIMIT, S, struct scn_memcg, low, 0, 0, "a size"),
+	K("min", KT_LIMIT, S, struct scn_memcg, min, 0, 0, "a size"),
+	K("swap_max", KT_LIMIT, S, struct scn_memcg, swap_max, 0, 0, "a size"),
+	K("swappiness", KT_INT, U, struct scn_memcg, swappiness, 0, 200, "a swappiness (0-200)"),
 	{ 0 }
 };
 
 static const struct key_desc workload_keys[] = {
-	K("type", KT_WL_TYPE, struct scn_workload, type, 0, 0, "a workload type (file-zipf, anon, dd, file-scan, anon-rounds, trace, ycsb, fio, sysbench, app-launch, proactive-reclaim, chrome-node, kbuild)"),
-	K("memcg", KT_STRING, struct scn_workload, memcg, 0, 0, "a memcg name"),
-	K("node", KT_INT, struct scn_workload, node, 0, SCN_MAX_NODES - 1, "a node id"),
-	K("threads", KT_INT, struct scn_workload, threads, 1, 1024, "a thread count (1-1024)"),
-	K("size", KT_SIZE, struct scn_workload, size, 0, 0, "a size"),
-	K("device", KT_STRING, struct scn_workload, device, 0, 0, "a device name"),
-	K("access", KT_ACCESS, struct scn_workload, access, 0, 0, "an access kind (read, mmap)"),
-	K("zipf_theta", KT_DOUBLE, struct scn_workload, zipf_theta, 0, 0.9999,
+	K("type", KT_WL_TYPE, U, struct scn_workload, type, 0, 0, "a workload type (file-zipf, anon, dd, file-scan, anon-rounds, trace, ycsb, fio, sysbench, app-launch, proactive-reclaim, chrome-node, kbuild)"),
+	K("memcg", KT_STRING, U, struct scn_workload, memcg, 0, 0, "a memcg name"),
+	K("node", KT_INT, U, struct scn_workload, node, 0, SCN_MAX_NODES - 1, "a node id"),
+	K("threads", KT_INT, U, struct scn_workload, threads, 1, 1024, "a thread count (1-1024)"),
+	K("size", KT_SIZE, SP, struct scn_workload, size, 0, 0, "a size"),
+	K("device", KT_STRING, U, struct scn_workload, device, 0, 0, "a device name"),
+	K("access", KT_ACCESS, U, struct scn_workload, access, 0, 0, "an access kind (read, mmap)"),
+	K("zipf_theta", KT_DOUBLE, U, struct scn_workload, zipf_theta, 0, 0.9999,
 	  "a zipf theta in [0, 1)"),
-	K("ops", KT_COUNT, struct scn_workload, ops, 0, 0, "a count"),
-	K("pages_per_op", KT_INT, struct scn_workload, pages_per_op, 1, 4096,
+	K("ops", KT_COUNT, S, struct scn_workload, ops, 0, 0, "a count"),
+	K("pages_per_op", KT_INT, U, struct scn_workload, pages_per_op, 1, 4096,
 	  "a page count (1-4096)"),
-	K("write_ratio", KT_DOUBLE, struct scn_workload, write_ratio, 0, 1, "a ratio in [0, 1]"),
-	K("think", KT_TIME, struct scn_workload, think_ns, 0, 0, "a duration"),
-	K("start", KT_TIME, struct scn_workload, start_ns, 0, 0, "a duration"),
-	K("prefault", KT_BOOL, struct scn_workload, prefault, 0, 0, "a boolean"),
-	K("compress_ratio", KT_DOUBLE, struct scn_workload, compress_ratio, 1, 100,
+	K("write_ratio", KT_DOUBLE, U, struct scn_workload, write_ratio, 0, 1, "a ratio in [0, 1]"),
+	K("think", KT_TIME, U, struct scn_workload, think_ns, 0, 0, "a duration"),
+	K("start", KT_TIME, U, struct scn_workload, start_ns, 0, 0, "a duration"),
+	K("prefault", KT_BOOL, U, struct scn_workload, prefault, 0, 0, "a boolean"),
+	K("compress_ratio", KT_DOUBLE, U, struct scn_workload, compress_ratio, 1, 100,
 	  "a ratio in [1, 100]"),
-	K("pause", KT_TIME, struct scn_workload, pause_ns, 0, 0, "a duration"),
-	K("rounds", KT_INT, struct scn_workload, rounds, 1, 1000000, "a round count"),
-	K("trace", KT_STRING, struct scn_workload, trace_path, 0, 0, "a trace file"),
-	K("trace_format", KT_STRING, struct scn_workload, trace_format, 0, 0, "oracle or csv"),
-	K("target", KT_STRING, struct scn_workload, target, 0, 0, "file, anon or a memcg name"),
-	K("cache_size", KT_SIZE, struct scn_workload, cache_size, 0, 0, "a size"),
-	K("record_size", KT_INT_SIZE, struct scn_workload, record_size, 0, 0, "a size"),
-	K("tables", KT_INT, struct scn_workload, tables, 1, 100000, "a table count (1-100000)"),
-	K("rows", KT_COUNT, struct scn_workload, rows, 0, 0, "a count"),
-	K("rand_type", KT_STRING, struct scn_workload, rand_type, 0, 0, "special or uniform"),
-	K("apps", KT_INT, struct scn_workload, apps, 1, 1000, "an app count (1-1000)"),
-	K("heap_size", KT_SIZE, struct scn_workload, heap_size, 0, 0, "a size"),
-	K("wss_size", KT_SIZE, struct scn_workload, wss_size, 0, 0, "a size"),
-	K("run", KT_TIME, struct scn_workload, run_ns, 0, 0, "a duration"),
-	K("amount", KT_AMOUNT, struct scn_workload, amount, 0, 0, "a size or full"),
-	K("groups", KT_INT, struct scn_workload, groups, 1, 512, "a memcg count (1-512)"),
-	K("workers_per_group", KT_INT, struct scn_workload, workers_per_group, 0, 64,
+	K("pause", KT_TIME, U, struct scn_workload, pause_ns, 0, 0, "a duration"),
+	K("rounds", KT_INT, U, struct scn_workload, rounds, 1, 1000000, "a round count"),
+	K("trace", KT_STRING, U, struct scn_workload, trace_path, 0, 0, "a trace file"),
+	K("trace_format", KT_STRING, U, struct scn_workload, trace_format, 0, 0, "oracle or csv"),
+	K("target", KT_STRING, U, struct scn_workload, target, 0, 0, "file, anon or a memcg name"),
+	K("cache_size", KT_SIZE, S, struct scn_workload, cache_size, 0, 0, "a size"),
+	K("record_size", KT_INT_SIZE, U, struct scn_workload, record_size, 0, 0, "a size"),
+	K("tables", KT_INT, U, struct scn_workload, tables, 1, 100000, "a table count (1-100000)"),
+	K("rows", KT_COUNT, S, struct scn_workload, rows, 0, 0, "a count"),
+	K("rand_type", KT_STRING, U, struct scn_workload, rand_type, 0, 0, "special or uniform"),
+	K("apps", KT_INT, U, struct scn_workload, apps, 1, 1000, "an app count (1-1000)"),
+	K("heap_size", KT_SIZE, S, struct scn_workload, heap_size, 0, 0, "a size"),
+	K("wss_size", KT_SIZE, S, struct scn_workload, wss_size, 0, 0, "a size"),
+	K("run", KT_TIME, U, struct scn_workload, run_ns, 0, 0, "a duration"),
+	K("amount", KT_AMOUNT, S, struct scn_workload, amount, 0, 0, "a size or full"),
+	K("groups", KT_INT, U, struct scn_workload, groups, 1, 512, "a memcg count (1-512)"),
+	K("workers_per_group", KT_INT, U, struct scn_workload, workers_per_group, 0, 64,
 	  "a worker count (0-64, 0: one per node)"),
-	K("chunk", KT_SIZE, struct scn_workload, chunk, 0, 0, "a size"),
-	K("client_alloc", KT_SIZE, struct scn_workload, client_alloc, 0, 0, "a size"),
-	K("src", KT_STRING, struct scn_workload, src, 0, 0, "file or tmpfs"),
-	K("jobs", KT_COUNT, struct scn_workload, jobs, 0, 0, "a count"),
-	K("compiler", KT_SIZE, struct scn_workload, compiler_size, 0, 0, "a size"),
-	K("heap", KT_SIZE, struct scn_workload, heap_size, 0, 0, "a size"),	/* kbuild: the mean */
-	K("heap_sigma", KT_DOUBLE, struct scn_workload, heap_sigma, 0, 3, "a sigma in [0, 3]"),
-	K("compile_time", KT_TIME, struct scn_workload, compile_ns, 0, 0, "a duration"),
-	K("compile_sigma", KT_DOUBLE, struct scn_workload, compile_sigma, 0, 3,
+	K("chunk", KT_SIZE, SP, struct scn_workload, chunk, 0, 0, "a size"),
+	K("client_alloc", KT_SIZE, SP, struct scn_workload, client_alloc, 0, 0, "a size"),
+	K("src", KT_STRING, U, struct scn_workload, src, 0, 0, "file or tmpfs"),
+	K("jobs", KT_COUNT, S, struct scn_workload, jobs, 0, 0, "a count"),
+	K("compiler", KT_SIZE, S, struct scn_workload, compiler_size, 0, 0, "a size"),
+	K("heap", KT_SIZE, S, struct scn_workload, heap_size, 0, 0, "a size"),	/* kbuild: the mean */
+	K("heap_sigma", KT_DOUBLE, U, struct scn_workload, heap_sigma, 0, 3, "a sigma in [0, 3]"),
+	K("compile_time", KT_TIME, U, struct scn_workload, compile_ns, 0, 0, "a duration"),
+	K("compile_sigma", KT_DOUBLE, U, struct scn_workload, compile_sigma, 0, 3,
 	  "a sigma in [0, 3]"),
-	K("headers", KT_SIZE, struct scn_workload, headers_size, 0, 0, "a size"),
-	K("nr_headers", KT_COUNT, struct scn_workload, nr_headers, 0, 0, "a count"),
-	K("includes", KT_COUNT, struct scn_workload, includes, 0, 0, "a count"),
-	K("sources", KT_SIZE, struct scn_workload, sources_size, 0, 0, "a size"),
-	K("objects", KT_SIZE, struct scn_workload, objects_size, 0, 0, "a size"),
-	K("page_size", KT_INT_SIZE, struct scn_workload, page_size, 0, 0, "a size"),
-	K("checkpoint", KT_TIME, struct scn_workload, checkpoint_ns, 0, 0, "a duration"),
-	K("ycsb_workload", KT_STRING, struct scn_workload, ycsb_workload, 0, 0,
+	K("headers", KT_SIZE, S, struct scn_workload, headers_size, 0, 0, "a size"),
+	K("nr_headers", KT_COUNT, S, struct scn_workload, nr_headers, 0, 0, "a count"),
+	K("includes", KT_COUNT, S, struct scn_workload, includes, 0, 0, "a count"),
+	K("sources", KT_SIZE, S, struct scn_workload, sources_size, 0, 0, "a size"),
+	K("objects", KT_SIZE, S, struct scn_workload, objects_size, 0, 0, "a size"),
+	K("page_size", KT_INT_SIZE, U, struct scn_workload, page_size, 0, 0, "a size"),
+	K("checkpoint", KT_TIME, U, struct scn_workload, checkpoint_ns, 0, 0, "a duration"),
+	K("ycsb_workload", KT_STRING, U, struct scn_workload, ycsb_workload, 0, 0,
 	  "a YCSB core workload (a, b, c, d, e or f)"),
 	{ 0 }
 };
@@ -443,6 +455,8 @@ static int apply_key(void *obj, const struct key_desc *tab, const struct entry *
 		return -1;
 	}
 	p = (char *)obj + k->offset;
+	if (k->scale == KEY_UNSCALED)
+		scale = 1.0;
 	switch (k->type) {
 	case KT_INT_SIZE:
 		if (parse_size(e->value, (uint64_t *)p) || !*(uint64_t *)p)
@@ -469,6 +483,9 @@ static int apply_key(void *obj, const struct key_desc *tab, const struct entry *
 			return bad_value(ec, e, k->what);
 		}
 		*(uint64_t *)p = (uint64_t)llround((double)v * scale);
+		/* sizes are whole pages after scaling */
+		if (k->scale == KEY_SCALED_PAGES)
+			*(uint64_t *)p &= ~4095ULL;
 		return 0;
 	}
 	case KT_INT: {
@@ -945,21 +962,6 @@ static int scenario_validate(struct scenario *s, char *err, size_t errlen)
 	return 0;
 }
 
-static bool is_scaled_key(const char *key)
-{
-	static const char *const scaled[] = {
-		"node_memory", "memory", "max", "high", "low", "min", "swap_max",
-		"size", "ops", "cache_size", "rows", "heap_size", "wss_size", "amount", "chunk",
-		"client_alloc", "jobs", "compiler", "heap", "headers", "nr_headers", "includes",
-		"sources", "objects", NULL
-	};
-
-	for (int i = 0; scaled[i]; i++)
-		if (!strcmp(key, scaled[i]))
-			return true;
-	return false;
-}
-
 /* Longer than any scenario: a device that never ends (/dev/zero, /dev/urandom) is refused. */
 #define SCENARIO_MAX_BYTES (16 << 20)
 
@@ -1118,25 +1120,15 @@ int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 		const struct key_desc *tab;
 		void *obj = section_object(s, &ctx.e[i], &tab, &ec);
 
-		if (!obj || apply_key(obj, tab, &ctx.e[i],
-				      is_scaled_key(ctx.e[i].key) ? scale : 1.0, &ec)) {
+		if (!obj || apply_key(obj, tab, &ctx.e[i], scale, &ec)) {
 			free(ctx.e);
 			return -1;
 		}
 	}
 	/* the scale in force is the one applied, --scale over the file's */
 	s->machine.scale = scale;
-	/* Sizes are whole pages after scaling. */
-	s->machine.node_memory &= ~4095ULL;
-	for (int n = 0; n < SCN_MAX_NODES; n++)
-		s->node[n].memory &= ~4095ULL;
-	for (int i = 0; i < s->nr_workloads; i++) {
-		s->workload[i].size &= ~4095ULL;
-		s->workload[i].chunk &= ~4095ULL;
-		s->workload[i].client_alloc &= ~4095ULL;
+	for (int i = 0; i < s->nr_workloads; i++)
 		s->workload[i].scale = scale;
-	}
-	s->swap.size &= ~4095ULL;
 	validate_ctx = &ctx;
 	rc = scenario_validate(s, err, errlen);
 	validate_ctx = NULL;
