@@ -313,7 +313,7 @@ static void sample_stats(struct sampler *sm, uint64_t now)
 /*
  * How much of the run is done: the larger of simulated time over the
  * scenario's duration and operations done over operations to do (the
- * workloads that end; file scanners run until the others are done).
+ * workloads that end; a daemon type runs until the others are done).
  */
 static double done_share(const struct sampler *sm, uint64_t now)
 {
@@ -323,7 +323,7 @@ static double done_share(const struct sampler *sm, uint64_t now)
 	for (int i = 0; i < sm->nr_wls; i++) {
 		const struct workload *w = &sm->wls[i];
 
-		if (w->cfg->type == WL_FILE_SCAN || !w->cfg->ops)
+		if (w->cfg->type->daemon || !w->cfg->ops)
 			continue;
 		ops += w->cfg->ops;
 		done += w->ops_done < w->cfg->ops ? w->ops_done : w->cfg->ops;

@@ -2,7 +2,11 @@
 /*
  * Scenario parsing: libinih reads the file (through a line-counting reader,
  * so every key keeps its line), --set overrides are merged, then a key
- * table per section kind checks and converts each value.
+ * table per section kind checks and converts each value, scaled as the
+ * key says. A [workload.*] section takes the keys of every workload
+ * (scn_workload_keys) and those its type declares (workload_ops.keys, into
+ * cfg->params); its type is read first, wherever its line is. The
+ * checks across sections end with each workload type's own check().
  */
 #include <ctype.h>
 #include <errno.h>
@@ -16,8 +20,7 @@
 
 #include "models/mm.h"
 #include "scenarios/scenario.h"
-#include "scenarios/wl_sysbench.h"
-#include "scenarios/wl_ycsb.h"
+#include "scenarios/workload.h"
 #include "storage/blockdev.h"
 #include "storage/zram.h"
 
@@ -119,67 +122,9 @@ static int parse_double(const char *s, double lo, double hi, double *out)
 	return 0;
 }
 
-static const char *const wl_type_names[NR_WL_TYPES] = {
-	[WL_FILE_ZIPF] = "file-zipf",
-	[WL_ANON] = "anon",
-	[WL_DD] = "dd",
-	[WL_FILE_SCAN] = "file-scan",
-	[WL_ANON_ROUNDS] = "anon-rounds",
-	[WL_TRACE] = "trace",
-	[WL_YCSB] = "ycsb",
-	[WL_FIO] = "fio",
-	[WL_SYSBENCH] = "sysbench",
-	[WL_APP_LAUNCH] = "app-launch",
-	[WL_PROACTIVE_RECLAIM] = "proactive-reclaim",
-	[WL_CHROME_NODE] = "chrome-node",
-	[WL_KBUILD] = "kbuild",
-};
-
-const char *scn_workload_type_name(enum scn_workload_type t)
-{
-	return t < NR_WL_TYPES ? wl_type_names[t] : "?";
-}
-
 /* ---- key tables ---- */
 
-enum key_type {
-	KT_SIZE,	/* bytes */
-	KT_LIMIT,	/* bytes or "max" */
-	KT_COUNT,	/* a count */
-	KT_INT,		/* integer in [lo, hi] */
-	KT_DOUBLE,	/* real in [lo, hi] */
-	KT_TIME,	/* duration */
-	KT_STRING,	/* name */
-	KT_BOOL,	/* 0/1, yes/no, true/false */
-	KT_WL_TYPE,	/* workload type */
-	KT_ACCESS,	/* read / mmap */
-	KT_SCALE,	/* a scale: 0.125 or 1/8 */
-	KT_FALLBACK,	/* scanned0 / explicit */
-	KT_TRISTATE,	/* 0/1 (default: the policy's) */
-	KT_INT_SIZE,	/* bytes, not scaled (a record's size) */
-	KT_RECLAIM_BATCH,	/* full / swap_cluster_max / decay4 */
-	KT_AMOUNT,	/* bytes or "full" */
-};
-
-/* What --scale does to a key's value (sizes and counts of data shrink together). */
-enum key_scale {
-	KEY_UNSCALED,		/* as written: times, ratios, counts of things that run */
-	KEY_SCALED,		/* times the scale */
-	KEY_SCALED_PAGES,	/* times the scale, then down to whole 4 KiB pages */
-};
-
-struct key_desc {
-	const char *key;	/* name in the file */
-	enum key_type type;
-	enum key_scale scale;	/* what --scale does to it */
-	size_t offset;		/* in the section's struct */
-	size_t size;		/* string capacity */
-	double lo, hi;		/* bounds for KT_INT / KT_DOUBLE */
-	const char *what;	/* how errors name the value */
-};
-
-#define K(k, t, sc, st, f, lo, hi, w)                                                  \
-	{ k, t, sc, offsetof(st, f), sizeof(((st *)0)->f), lo, hi, w }
+#define K(k, t, sc, st, f, lo, hi, w) SCN_KEY(k, t, sc, st, f, lo, hi, w, NULL)
 #define U KEY_UNSCALED
 #define S KEY_SCALED
 #define SP KEY_SCALED_PAGES
@@ -249,64 +194,26 @@ static const struct key_desc memcg_keys[] = {
 	{ 0 }
 };
 
-static const struct key_desc workload_keys[] = {
-	K("type", KT_WL_TYPE, U, struct scn_workload, type, 0, 0, "a workload type (file-zipf, anon, dd, file-scan, anon-rounds, trace, ycsb, fio, sysbench, app-launch, proactive-reclaim, chrome-node, kbuild)"),
-	K("memcg", KT_STRING, U, struct scn_workload, memcg, 0, 0, "a memcg name"),
-	K("node", KT_INT, U, struct scn_workload, node, 0, SCN_MAX_NODES - 1, "a node id"),
-	K("threads", KT_INT, U, struct scn_workload, threads, 1, 1024, "a thread count (1-1024)"),
-	K("size", KT_SIZE, SP, struct scn_workload, size, 0, 0, "a size"),
-	K("device", KT_STRING, U, struct scn_workload, device, 0, 0, "a device name"),
-	K("access", KT_ACCESS, U, struct scn_workload, access, 0, 0, "an access kind (read, mmap)"),
-	K("zipf_theta", KT_DOUBLE, U, struct scn_workload, zipf_theta, 0, 0.9999,
-	  "a zipf theta in [0, 1)"),
-	K("ops", KT_COUNT, S, struct scn_workload, ops, 0, 0, "a count"),
-	K("pages_per_op", KT_INT, U, struct scn_workload, pages_per_op, 1, 4096,
-	  "a page count (1-4096)"),
-	K("write_ratio", KT_DOUBLE, U, struct scn_workload, write_ratio, 0, 1, "a ratio in [0, 1]"),
-	K("think", KT_TIME, U, struct scn_workload, think_ns, 0, 0, "a duration"),
-	K("start", KT_TIME, U, struct scn_workload, start_ns, 0, 0, "a duration"),
-	K("prefault", KT_BOOL, U, struct scn_workload, prefault, 0, 0, "a boolean"),
-	K("compress_ratio", KT_DOUBLE, U, struct scn_workload, compress_ratio, 1, 100,
-	  "a ratio in [1, 100]"),
-	K("pause", KT_TIME, U, struct scn_workload, pause_ns, 0, 0, "a duration"),
-	K("rounds", KT_INT, U, struct scn_workload, rounds, 1, 1000000, "a round count"),
-	K("trace", KT_STRING, U, struct scn_workload, trace_path, 0, 0, "a trace file"),
-	K("trace_format", KT_STRING, U, struct scn_workload, trace_format, 0, 0, "oracle or csv"),
-	K("target", KT_STRING, U, struct scn_workload, target, 0, 0, "file, anon or a memcg name"),
-	K("cache_size", KT_SIZE, S, struct scn_workload, cache_size, 0, 0, "a size"),
-	K("record_size", KT_INT_SIZE, U, struct scn_workload, record_size, 0, 0, "a size"),
-	K("tables", KT_INT, U, struct scn_workload, tables, 1, 100000, "a table count (1-100000)"),
-	K("rows", KT_COUNT, S, struct scn_workload, rows, 0, 0, "a count"),
-	K("rand_type", KT_STRING, U, struct scn_workload, rand_type, 0, 0, "special or uniform"),
-	K("apps", KT_INT, U, struct scn_workload, apps, 1, 1000, "an app count (1-1000)"),
-	K("heap_size", KT_SIZE, S, struct scn_workload, heap_size, 0, 0, "a size"),
-	K("wss_size", KT_SIZE, S, struct scn_workload, wss_size, 0, 0, "a size"),
-	K("run", KT_TIME, U, struct scn_workload, run_ns, 0, 0, "a duration"),
-	K("amount", KT_AMOUNT, S, struct scn_workload, amount, 0, 0, "a size or full"),
-	K("groups", KT_INT, U, struct scn_workload, groups, 1, 512, "a memcg count (1-512)"),
-	K("workers_per_group", KT_INT, U, struct scn_workload, workers_per_group, 0, 64,
-	  "a worker count (0-64, 0: one per node)"),
-	K("chunk", KT_SIZE, SP, struct scn_workload, chunk, 0, 0, "a size"),
-	K("client_alloc", KT_SIZE, SP, struct scn_workload, client_alloc, 0, 0, "a size"),
-	K("src", KT_STRING, U, struct scn_workload, src, 0, 0, "file or tmpfs"),
-	K("jobs", KT_COUNT, S, struct scn_workload, jobs, 0, 0, "a count"),
-	K("compiler", KT_SIZE, S, struct scn_workload, compiler_size, 0, 0, "a size"),
-	K("heap", KT_SIZE, S, struct scn_workload, heap_size, 0, 0, "a size"),	/* kbuild: the mean */
-	K("heap_sigma", KT_DOUBLE, U, struct scn_workload, heap_sigma, 0, 3, "a sigma in [0, 3]"),
-	K("compile_time", KT_TIME, U, struct scn_workload, compile_ns, 0, 0, "a duration"),
-	K("compile_sigma", KT_DOUBLE, U, struct scn_workload, compile_sigma, 0, 3,
-	  "a sigma in [0, 3]"),
-	K("headers", KT_SIZE, S, struct scn_workload, headers_size, 0, 0, "a size"),
-	K("nr_headers", KT_COUNT, S, struct scn_workload, nr_headers, 0, 0, "a count"),
-	K("includes", KT_COUNT, S, struct scn_workload, includes, 0, 0, "a count"),
-	K("sources", KT_SIZE, S, struct scn_workload, sources_size, 0, 0, "a size"),
-	K("objects", KT_SIZE, S, struct scn_workload, objects_size, 0, 0, "a size"),
-	K("page_size", KT_INT_SIZE, U, struct scn_workload, page_size, 0, 0, "a size"),
-	K("checkpoint", KT_TIME, U, struct scn_workload, checkpoint_ns, 0, 0, "a duration"),
-	K("ycsb_workload", KT_STRING, U, struct scn_workload, ycsb_workload, 0, 0,
-	  "a YCSB core workload (a, b, c, d, e or f)"),
+/* The keys of every workload type; a type's own are in its wl_*.c (cfg->params). */
+#define W struct scn_workload
+const struct key_desc scn_workload_keys[] = {
+	SCN_KEY("type", KT_WORKLOAD_TYPE, U, W, type, 0, 0, "a workload type",
+		"the generator, one of the types below (unset: the first)"),
+	SCN_KEY("memcg", KT_STRING, U, W, memcg, 0, 0, "a memcg name",
+		"the [memcg.*] its tasks run in (unset: the root)"),
+	SCN_KEY("node", KT_INT, U, W, node, 0, SCN_MAX_NODES - 1, "a node id",
+		"the NUMA node its tasks run and allocate on"),
+	SCN_KEY("threads", KT_INT, U, W, threads, 1, 1024, "a thread count (1-1024)",
+		"its threads, jobs or job slots (default 1)"),
+	SCN_KEY("size", KT_SIZE, SP, W, size, 0, 0, "a size", "bytes of its file or anonymous region"),
+	SCN_KEY("device", KT_STRING, U, W, device, 0, 0, "a device name",
+		"the [device.*] its files live on"),
+	SCN_KEY("ops", KT_COUNT, S, W, ops, 0, 0, "a count", "operations in all, over its threads"),
+	SCN_KEY("start", KT_TIME, U, W, start_ns, 0, 0, "a duration", "when it starts"),
+	SCN_KEY("think", KT_TIME, U, W, think_ns, 0, 0, "a duration", "user CPU per operation"),
 	{ 0 }
 };
+#undef W
 
 /* ---- raw entries ---- */
 
@@ -438,23 +345,29 @@ static int parse_scale(const char *v, double *out)
 	return *out > 0 && *out <= 1 ? 0 : -1;
 }
 
-static int apply_key(void *obj, const struct key_desc *tab, const struct entry *e,
-		     double scale, const struct err_ctx *ec)
+static const struct key_desc *find_key(const struct key_desc *tab, const char *key)
 {
-	const struct key_desc *k;
-	char *p;
+	for (const struct key_desc *k = tab; k && k->key; k++)
+		if (!strcmp(k->key, key))
+			return k;
+	return NULL;
+}
 
-	for (k = tab; k->key; k++)
-		if (!strcmp(k->key, e->key))
-			break;
-	if (!k->key) {
-		char w[320];
+static int unknown_key(const struct entry *e, const struct err_ctx *ec)
+{
+	char w[320];
 
-		where(ec, e, w, sizeof(w));
-		snprintf(ec->buf, ec->len, "%s: [%s]: unknown key '%s'", w, e->section, e->key);
-		return -1;
-	}
-	p = (char *)obj + k->offset;
+	where(ec, e, w, sizeof(w));
+	snprintf(ec->buf, ec->len, "%s: [%s]: unknown key '%s'", w, e->section, e->key);
+	return -1;
+}
+
+/* Sets the field of key k in obj from e's value, scaled as k says. */
+static int set_key(void *obj, const struct key_desc *k, const struct entry *e, double scale,
+		   const struct err_ctx *ec)
+{
+	char *p = (char *)obj + k->offset;
+
 	if (k->scale == KEY_UNSCALED)
 		scale = 1.0;
 	switch (k->type) {
@@ -493,7 +406,10 @@ static int apply_key(void *obj, const struct key_desc *tab, const struct entry *
 
 		if (parse_long(e->value, (long)k->lo, (long)k->hi, &v))
 			return bad_value(ec, e, k->what);
-		*(int *)p = (int)v;
+		if (k->size == sizeof(int64_t))
+			*(int64_t *)p = v;
+		else
+			*(int *)p = (int)v;
 		return 0;
 	}
 	case KT_DOUBLE:
@@ -522,10 +438,13 @@ static int apply_key(void *obj, const struct key_desc *tab, const struct entry *
 		else
 			return bad_value(ec, e, k->what);
 		return 0;
-	case KT_WL_TYPE:
-		for (int t = 0; t < NR_WL_TYPES; t++) {
-			if (!strcmp(e->value, wl_type_names[t])) {
-				*(enum scn_workload_type *)p = (enum scn_workload_type)t;
+	case KT_WORKLOAD_TYPE:
+		/* resolved with the section (section_object): its keys depend on it */
+		return 0;
+	case KT_CHOICE:
+		for (int i = 0; k->choices[i]; i++) {
+			if (!strcmp(e->value, k->choices[i])) {
+				*(int *)p = i;
 				return 0;
 			}
 		}
@@ -556,15 +475,43 @@ static int apply_key(void *obj, const struct key_desc *tab, const struct entry *
 		else
 			return bad_value(ec, e, k->what);
 		return 0;
-	case KT_ACCESS:
-		if (!strcmp(e->value, "read"))
-			*(enum scn_access *)p = ACC_READ;
-		else if (!strcmp(e->value, "mmap"))
-			*(enum scn_access *)p = ACC_MMAP;
-		else
-			return bad_value(ec, e, k->what);
-		return 0;
 	}
+	return -1;
+}
+
+static int apply_key(void *obj, const struct key_desc *tab, const struct entry *e,
+		     double scale, const struct err_ctx *ec)
+{
+	const struct key_desc *k = find_key(tab, e->key);
+
+	return k ? set_key(obj, k, e, scale, ec) : unknown_key(e, ec);
+}
+
+/* Appends "a, b, c" (the keys of tab) to buf at *len. */
+static void list_keys(char *buf, size_t cap, size_t *len, const struct key_desc *tab)
+{
+	for (const struct key_desc *k = tab; k && k->key && *len < cap; k++)
+		*len += (size_t)snprintf(buf + *len, cap - *len, "%s%s", *len ? ", " : "", k->key);
+}
+
+/* A workload's key: one of every type's, else one of its type's (in cfg->params). */
+static int apply_workload_key(struct scn_workload *w, const struct entry *e, double scale,
+			      const struct err_ctx *ec)
+{
+	const struct key_desc *k = find_key(scn_workload_keys, e->key);
+	char keys[1024], at[320];
+	size_t len = 0;
+
+	if (k)
+		return set_key(w, k, e, scale, ec);
+	k = find_key(w->type->keys, e->key);
+	if (k)
+		return set_key(w->params, k, e, scale, ec);
+	list_keys(keys, sizeof(keys), &len, scn_workload_keys);
+	list_keys(keys, sizeof(keys), &len, w->type->keys);
+	where(ec, e, at, sizeof(at));
+	snprintf(ec->buf, ec->len, "%s: [%s]: unknown key '%s'; a '%s' workload takes %s", at,
+		 e->section, e->key, w->type->name, keys);
 	return -1;
 }
 
@@ -591,17 +538,57 @@ static void memcg_defaults(struct scn_memcg *m)
 	m->swappiness = -1;
 }
 
-static void workload_defaults(struct scn_workload *w)
+/*
+ * A new [workload.NAME]: its type comes first, wherever its line is (INI
+ * order is free), since the type says which keys the section takes and
+ * sets their defaults. The last `type` counts, as for every key: a --set
+ * (after the file's lines) overrides the file's. NULL with a message on
+ * error.
+ */
+static struct scn_workload *workload_create(struct scenario *s, const struct parse_ctx *ctx,
+					    const char *sec, const char *name,
+					    const struct err_ctx *ec)
 {
+	struct scn_workload *w = &s->workload[s->nr_workloads];
+	const struct entry *te = NULL;
+
+	for (int i = 0; i < ctx->nr; i++)
+		if (!strcmp(ctx->e[i].section, sec) && !strcmp(ctx->e[i].key, "type"))
+			te = &ctx->e[i];
 	memset(w, 0, sizeof(*w));
+	snprintf(w->name, sizeof(w->name), "%s", name);
 	w->threads = 1;
-	w->pages_per_op = 1;
-	w->access = ACC_READ;
+	w->type = te ? workload_type_find(te->value) : workload_types[0];
+	if (!w->type) {
+		char what[512] = "a workload type (";
+		size_t len = strlen(what);
+
+		for (int t = 0; workload_types[t] && len < sizeof(what); t++)
+			len += (size_t)snprintf(what + len, sizeof(what) - len, "%s%s", t ? ", " : "",
+						workload_types[t]->name);
+		if (len < sizeof(what))
+			snprintf(what + len, sizeof(what) - len, ")");
+		bad_value(ec, te, what);
+		return NULL;
+	}
+	if (w->type->params_size && !(w->params = calloc(1, w->type->params_size))) {
+		snprintf(ec->buf, ec->len, "scenario '%s': [%s]: out of memory", ec->file, sec);
+		return NULL;
+	}
+	if (w->type->params_init)
+		w->type->params_init(w);
+	s->nr_workloads++;
+	return w;
 }
 
-/* Finds or creates the object for a section; NULL with a message on error. */
-static void *section_object(struct scenario *s, const struct entry *e,
-			    const struct key_desc **tab, const struct err_ctx *ec)
+/*
+ * Finds or creates the object for a section and its key table (NULL for a
+ * workload: its keys are every type's and its type's, apply_workload_key);
+ * NULL with a message on error.
+ */
+static void *section_object(struct scenario *s, const struct parse_ctx *ctx,
+			    const struct entry *e, const struct key_desc **tab,
+			    const struct err_ctx *ec)
 {
 	const char *sec = e->section, *dot = strchr(sec, '.');
 	char kind[32], name[SCN_NAME_LEN], w[320];
@@ -664,10 +651,19 @@ static void *section_object(struct scenario *s, const struct entry *e,
 		FIND_OR_ADD(device, nr_devices, SCN_MAX_DEVICES, device_keys, device_defaults);
 	if (!strcmp(kind, "memcg"))
 		FIND_OR_ADD(memcg, nr_memcgs, SCN_MAX_MEMCGS, memcg_keys, memcg_defaults);
-	if (!strcmp(kind, "workload"))
-		FIND_OR_ADD(workload, nr_workloads, SCN_MAX_WORKLOADS, workload_keys,
-			    workload_defaults);
 #undef FIND_OR_ADD
+	if (!strcmp(kind, "workload")) {
+		*tab = NULL;
+		for (int i = 0; i < s->nr_workloads; i++)
+			if (!strcmp(s->workload[i].name, name))
+				return &s->workload[i];
+		if (s->nr_workloads == SCN_MAX_WORKLOADS) {
+			snprintf(ec->buf, ec->len, "%s: [%s]: more than %d %s sections", w, sec,
+				 SCN_MAX_WORKLOADS, kind);
+			return NULL;
+		}
+		return workload_create(s, ctx, sec, name, ec);
+	}
 	snprintf(ec->buf, ec->len, "%s: unknown section [%s]", w, sec);
 	return NULL;
 }
@@ -712,67 +708,45 @@ static int fail_at(char *err, size_t errlen, const char *path, const char *sec,
 	return -1;
 }
 
-/* Loads a trace workload's file (relative paths from the scenario's folder). */
-static int trace_load_for(const struct scenario *s, struct scn_workload *w, char *err,
-			  size_t errlen)
+int scn_fail(const struct scn_check *ck, const char *section, const char *key, const char *msg)
 {
-	char sec[80], path[600];
-	enum trace_format fmt;
-	const char *slash = strrchr(s->path, '/');
-
-	snprintf(sec, sizeof(sec), "workload.%s", w->name);
-	if (!w->trace_path[0])
-		return fail_at(err, errlen, s->path, sec, "trace", "a trace workload needs a trace file");
-	if (trace_format_parse(w->trace_format[0] ? w->trace_format : "oracle", &fmt))
-		return fail_at(err, errlen, s->path, sec, "trace_format", "expected oracle or csv");
-	if (w->target[0] && strcmp(w->target, "file") && strcmp(w->target, "anon"))
-		return fail_at(err, errlen, s->path, sec, "target", "expected file or anon");
-	if (w->trace_path[0] == '/' || !slash)
-		snprintf(path, sizeof(path), "%s", w->trace_path);
-	else
-		snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - s->path), s->path, w->trace_path);
-	w->trace = calloc(1, sizeof(*w->trace));
-	if (!w->trace || trace_load(w->trace, path, fmt, err, errlen)) {
-		free(w->trace);
-		w->trace = NULL;
-		if (!*err)
-			snprintf(err, errlen, "trace '%s': out of memory", path);
-		return -1;
-	}
-	return 0;
+	return fail_at(ck->err, ck->errlen, ck->s->path, section ? section : ck->section, key, msg);
 }
 
-/* kbuild: the tree holds the headers and sources; every job gets pages. */
-static int kbuild_validate(const struct scenario *s, struct scn_workload *w, const char *sec,
-			   char *err, size_t errlen)
+/* A workload's checks: those of every type, then its type's. */
+static int workload_validate(const struct scenario *s, struct scn_workload *w, char *err,
+			     size_t errlen)
 {
 	const char *p = s->path;
+	char sec[80];
+	struct scn_check ck = { s, sec, err, errlen };
+	int j;
 
-	if (!w->src[0])
-		snprintf(w->src, sizeof(w->src), "file");
-	if (strcmp(w->src, "file") && strcmp(w->src, "tmpfs"))
-		return fail_at(err, errlen, p, sec, "src", "expected file or tmpfs");
-	if (!w->jobs)
-		return fail_at(err, errlen, p, sec, "jobs", "a kbuild needs jobs > 0 after scaling");
-	if (w->compiler_size < 4096)
-		return fail_at(err, errlen, p, sec, "compiler",
-			       "a kbuild needs a compiler of at least one page after scaling");
-	if (w->heap_size < 4096)
-		return fail_at(err, errlen, p, sec, "heap",
-			       "a kbuild needs a heap of at least one page after scaling");
-	if (!w->nr_headers || w->headers_size / 4096 < w->nr_headers)
-		return fail_at(err, errlen, p, sec, "headers",
-			       "every header needs at least one page after scaling");
-	if (w->sources_size / 4096 < w->jobs)
-		return fail_at(err, errlen, p, sec, "sources",
-			       "every source file needs at least one page after scaling");
-	if (w->objects_size / 4096 < w->jobs)
-		return fail_at(err, errlen, p, sec, "objects",
-			       "every object file needs at least one page after scaling");
-	if (w->headers_size + w->sources_size > w->size)
-		return fail_at(err, errlen, p, sec, "size",
-			       "the tree (size) must hold the headers and the sources");
-	w->ops = w->jobs;
+	snprintf(sec, sizeof(sec), "workload.%s", w->name);
+	if (!w->size)
+		return fail_at(err, errlen, p, sec, "size", "a workload needs a size");
+	if (w->node >= s->machine.nodes)
+		return fail_at(err, errlen, p, sec, "node", "no such node on this machine");
+	if (w->memcg[0]) {
+		for (j = 0; j < s->nr_memcgs; j++)
+			if (!strcmp(s->memcg[j].name, w->memcg))
+				break;
+		if (j == s->nr_memcgs)
+			return fail_at(err, errlen, p, sec, "memcg", "no such memcg");
+	}
+	if (w->type->check && w->type->check(w, &ck))
+		return -1;
+	if (w->type->needs_device && w->type->needs_device(w)) {
+		if (!w->device[0])
+			return fail_at(err, errlen, p, sec, "device", "a file workload needs a device");
+		for (j = 0; j < s->nr_devices; j++)
+			if (!strcmp(s->device[j].name, w->device))
+				break;
+		if (j == s->nr_devices)
+			return fail_at(err, errlen, p, sec, "device", "no such device");
+	}
+	if (!w->ops)
+		return fail_at(err, errlen, p, sec, "ops", "a workload needs ops > 0");
 	return 0;
 }
 
@@ -850,115 +824,9 @@ static int scenario_validate(struct scenario *s, char *err, size_t errlen)
 	}
 	if (!s->nr_workloads)
 		return fail_at(err, errlen, p, "workload.*", "type", "no workload is declared");
-	for (int i = 0; i < s->nr_workloads; i++) {
-		struct scn_workload *w = &s->workload[i];
-		char sec[80];
-		int j;
-
-		snprintf(sec, sizeof(sec), "workload.%s", w->name);
-		if (w->type == WL_PROACTIVE_RECLAIM) {
-			/* one write to memory.reclaim: no size, no operations */
-			if (!w->amount)
-				return fail_at(err, errlen, p, sec, "amount",
-					       "proactive-reclaim needs an amount (a size or full)");
-			for (j = 0; j < s->nr_memcgs; j++)
-				if (!strcmp(s->memcg[j].name, w->target))
-					break;
-			if (strcmp(w->target, "root") && j == s->nr_memcgs)
-				return fail_at(err, errlen, p, sec, "target",
-					       "proactive-reclaim needs a target: root or a memcg name");
-			w->size = 4096;
-			w->ops = 1;
-		}
-		if (!w->size)
-			return fail_at(err, errlen, p, sec, "size", "a workload needs a size");
-		if (w->size < 4096 * w->pages_per_op)
-			return fail_at(err, errlen, p, sec, "size",
-				       "smaller than one operation after scaling");
-		if (w->node >= s->machine.nodes)
-			return fail_at(err, errlen, p, sec, "node", "no such node on this machine");
-		if (w->memcg[0]) {
-			for (j = 0; j < s->nr_memcgs; j++)
-				if (!strcmp(s->memcg[j].name, w->memcg))
-					break;
-			if (j == s->nr_memcgs)
-				return fail_at(err, errlen, p, sec, "memcg", "no such memcg");
-		}
-		if (w->type == WL_DD && !w->ops)
-			w->ops = w->size / 4096 / w->pages_per_op;
-		if (w->type == WL_FILE_SCAN || w->type == WL_ANON_ROUNDS || w->type == WL_CHROME_NODE)
-			w->ops = 1;	/* they run by passes, rounds or time, not operations */
-		if (w->type == WL_CHROME_NODE && !w->groups)
-			return fail_at(err, errlen, p, sec, "groups", "chrome-node needs groups (memcgs)");
-		if (w->type == WL_CHROME_NODE && (w->chunk < 4096 || w->chunk > w->size))
-			return fail_at(err, errlen, p, sec, "chunk",
-				       "chrome-node needs a chunk of at least a page after scaling, "
-				       "and no larger than size");
-		if (w->type == WL_CHROME_NODE && !s->machine.duration_ns)
-			return fail_at(err, errlen, p, "machine", "duration",
-				       "a chrome-node workload runs until the duration: set one");
-		if (w->type == WL_TRACE) {
-			if (trace_load_for(s, w, err, errlen))
-				return -1;
-			w->ops = w->trace->nr;
-		}
-		if (w->type == WL_ANON_ROUNDS && !w->rounds)
-			return fail_at(err, errlen, p, sec, "rounds", "anon-rounds needs rounds");
-		if (w->type == WL_YCSB && (!w->cache_size || w->cache_size >= w->size))
-			return fail_at(err, errlen, p, sec, "cache_size",
-				       "a ycsb store needs a cache smaller than its data");
-		if (w->type == WL_YCSB && w->page_size &&
-		    (w->page_size < w->record_size || w->page_size > 128 * 1024))
-			return fail_at(err, errlen, p, sec, "page_size",
-				       "a ycsb leaf page holds at least one record and at most 128K");
-		if (w->ycsb_workload[0] && w->type != WL_YCSB)
-			return fail_at(err, errlen, p, sec, "ycsb_workload",
-				       "only a ycsb workload takes ycsb_workload");
-		if (w->ycsb_workload[0] && !ycsb_workload_valid(w->ycsb_workload))
-			return fail_at(err, errlen, p, sec, "ycsb_workload",
-				       "expected a, b, c, d, e or f");
-		if (w->type == WL_KBUILD && kbuild_validate(s, w, sec, err, errlen))
+	for (int i = 0; i < s->nr_workloads; i++)
+		if (workload_validate(s, &s->workload[i], err, errlen))
 			return -1;
-		if (w->type == WL_APP_LAUNCH) {
-			if (!w->apps || !w->rounds)
-				return fail_at(err, errlen, p, sec, w->apps ? "rounds" : "apps",
-					       "app-launch needs apps and rounds (launches)");
-			if (w->heap_size < 4096)
-				return fail_at(err, errlen, p, sec, "heap_size",
-					       "app-launch needs a heap of a page or more after scaling");
-			if (w->wss_size > w->size)
-				return fail_at(err, errlen, p, sec, "wss_size",
-					       "the startup set is larger than the code file");
-			w->ops = (uint64_t)w->rounds;	/* one operation per launch */
-		}
-		if (w->type == WL_SYSBENCH) {
-			if (!w->tables || !w->rows)
-				return fail_at(err, errlen, p, sec, w->tables ? "rows" : "tables",
-					       "a sysbench workload needs tables and rows");
-			if (w->rand_type[0] && strcmp(w->rand_type, "special") &&
-			    strcmp(w->rand_type, "uniform"))
-				return fail_at(err, errlen, p, sec, "rand_type",
-					       "expected special or uniform");
-			if (wl_sysbench_data_bytes(w) > w->size)
-				return fail_at(err, errlen, p, sec, "size",
-					       "the tables do not fit the buffer pool (misses are not modelled)");
-		}
-		if (w->type == WL_FILE_ZIPF || w->type == WL_DD || w->type == WL_FILE_SCAN ||
-		    w->type == WL_YCSB || w->type == WL_FIO || w->type == WL_APP_LAUNCH ||
-		    w->type == WL_KBUILD ||
-		    (w->type == WL_TRACE && strcmp(w->target, "anon"))) {
-			if (!w->device[0])
-				return fail_at(err, errlen, p, sec, "device",
-					       "a file workload needs a device");
-			for (j = 0; j < s->nr_devices; j++)
-				if (!strcmp(s->device[j].name, w->device))
-					break;
-			if (j == s->nr_devices)
-				return fail_at(err, errlen, p, sec, "device", "no such device");
-		}
-		if (!w->ops)
-			return fail_at(err, errlen, p, sec, "ops", "a workload needs ops > 0");
-	}
 	return 0;
 }
 
@@ -1118,9 +986,10 @@ int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 	/* Sections in file order, so memcg parents precede children. */
 	for (int i = 0; i < ctx.nr; i++) {
 		const struct key_desc *tab;
-		void *obj = section_object(s, &ctx.e[i], &tab, &ec);
+		void *obj = section_object(s, &ctx, &ctx.e[i], &tab, &ec);
 
-		if (!obj || apply_key(obj, tab, &ctx.e[i], scale, &ec)) {
+		if (!obj || (tab ? apply_key(obj, tab, &ctx.e[i], scale, &ec)
+				 : apply_workload_key(obj, &ctx.e[i], scale, &ec))) {
 			free(ctx.e);
 			return -1;
 		}
@@ -1139,11 +1008,12 @@ int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 void scenario_free(struct scenario *s)
 {
 	for (int i = 0; i < s->nr_workloads; i++) {
-		if (s->workload[i].trace) {
-			trace_free(s->workload[i].trace);
-			free(s->workload[i].trace);
-			s->workload[i].trace = NULL;
-		}
+		struct scn_workload *w = &s->workload[i];
+
+		if (w->params && w->type->params_free)
+			w->type->params_free(w);
+		free(w->params);
+		w->params = NULL;
 	}
 	free(s->text);
 	s->text = NULL;

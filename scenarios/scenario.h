@@ -8,9 +8,8 @@
 #define MMEMU_SCENARIOS_SCENARIO_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
-
-#include "scenarios/trace.h"
 
 #define SCN_MAX_NODES 8
 #define SCN_MAX_DEVICES 16
@@ -52,80 +51,25 @@ struct scn_memcg {
 	int swappiness;			/* -1 = vm.swappiness */
 };
 
-enum scn_workload_type {
-	WL_FILE_ZIPF,		/* zipfian reads (and updates) of a file */
-	WL_ANON,		/* an anonymous working set */
-	WL_DD,			/* dd: sequential write() of a file, pages_per_op per op */
-	WL_FILE_SCAN,		/* read every page of a mapped file, pause, forever */
-	WL_ANON_ROUNDS,		/* fault in anon memory, free it, `rounds` times */
-	WL_TRACE,		/* replay a page-access trace */
-	WL_YCSB,		/* a key-value store: anon cache over a data file (YCSB) */
-	WL_FIO,			/* fio mmap randread: one file per job (wl_fio.c) */
-	WL_SYSBENCH,		/* sysbench oltp_read_only on an InnoDB-like pool (wl_sysbench.c) */
-	WL_APP_LAUNCH,		/* app launches in sequence, each app its memcg (wl_applaunch.c) */
-	WL_PROACTIVE_RECLAIM,	/* one write to memory.reclaim (scenarios/wl_reclaim.c) */
-	WL_CHROME_NODE,		/* Node.js servers in many memcgs, Chrome-like clients */
-	WL_KBUILD,		/* make -jN: short-lived compiler processes (wl_kbuild.c) */
-	NR_WL_TYPES
-};
+struct workload_ops;
 
-enum scn_access {
-	ACC_READ,		/* read()/write() system calls */
-	ACC_MMAP,		/* loads and stores through a mapping */
-};
-
+/*
+ * A [workload.NAME] section: the keys every type takes, and the type's own
+ * (its `params`, a struct of the type's file filled through type->keys).
+ */
 struct scn_workload {
 	char name[SCN_NAME_LEN];
-	enum scn_workload_type type;
+	const struct workload_ops *type;	/* the generator (scenarios/workloads.c) */
 	char memcg[SCN_NAME_LEN];	/* memcg the task runs in */
 	int node;			/* preferred node (CPU and memory) */
 	int threads;			/* actors */
 	uint64_t size;			/* bytes of file or anon region */
 	char device[SCN_NAME_LEN];	/* file's device */
-	enum scn_access access;		/* read() or mmap for files */
-	double zipf_theta;		/* 0 = uniform */
 	uint64_t ops;			/* operations in total (all threads) */
-	uint64_t pages_per_op;		/* consecutive pages touched per operation */
-	double write_ratio;		/* share of operations that write */
 	uint64_t think_ns;		/* user CPU per operation */
 	uint64_t start_ns;		/* start delay */
-	bool prefault;			/* anon: touch every page once first */
-	double compress_ratio;		/* anon: zram ratio of its data (0: compressor's) */
-	uint64_t pause_ns;		/* file-scan: sleep after each pass */
-	int rounds;			/* anon-rounds: how many; app-launch: launches */
-	char trace_path[256];		/* trace: the file (relative to the scenario's folder) */
-	char trace_format[16];		/* trace: oracle or csv */
-	char target[SCN_NAME_LEN];	/* trace: "file" or "anon"; proactive-reclaim: a memcg or "root" */
-	struct trace *trace;		/* trace: loaded requests */
-	uint64_t cache_size;		/* ycsb: the store's own cache (anon), bytes */
-	uint64_t record_size;		/* ycsb: bytes per record */
-	int tables;			/* sysbench: tables */
-	uint64_t rows;			/* sysbench: rows per table (scaled) */
-	char rand_type[16];		/* sysbench: key distribution, special or uniform */
-	int apps;			/* app-launch: apps cycled through */
-	uint64_t heap_size;		/* app-launch: anon heap per app; kbuild: mean heap per job (bytes) */
-	uint64_t wss_size;		/* app-launch: code pages touched at startup, bytes */
-	uint64_t run_ns;		/* app-launch: time an app stays in front */
-	uint64_t amount;		/* proactive-reclaim: bytes written to memory.reclaim (UINT64_MAX: full) */
-	int groups;			/* chrome-node: memcgs made under `memcg` */
-	int workers_per_group;		/* chrome-node: servers per memcg (0: one per node) */
-	uint64_t chunk;			/* chrome-node: bytes of its buffer a request writes */
-	uint64_t client_alloc;		/* chrome-node: bytes a client faults in and frees per request */
 	double scale;			/* the scale applied to this scenario's sizes */
-	char src[8];			/* kbuild: the tree and outputs on "file" or "tmpfs" */
-	uint64_t jobs;			/* kbuild: compilation units (scaled) */
-	uint64_t compiler_size;		/* kbuild: the compiler's text (cc1), bytes */
-	double heap_sigma;		/* kbuild: lognormal sigma of the heap size */
-	uint64_t compile_ns;		/* kbuild: mean user CPU per job */
-	double compile_sigma;		/* kbuild: lognormal sigma of the CPU per job */
-	uint64_t headers_size;		/* kbuild: bytes of the headers a job can include */
-	uint64_t nr_headers;		/* kbuild: how many headers (scaled) */
-	uint64_t includes;		/* kbuild: headers drawn per job (scaled) */
-	uint64_t sources_size;		/* kbuild: bytes of the .c files built */
-	uint64_t objects_size;		/* kbuild: bytes of the objects written */
-	uint64_t page_size;		/* ycsb: on-disk leaf page, bytes (0: one 4 KiB page) */
-	uint64_t checkpoint_ns;		/* ycsb: checkpoint interval (0: none) */
-	char ycsb_workload[4];		/* ycsb: core workload a..f ("": write_ratio updates) */
+	void *params;			/* the type's own keys (type->params_size bytes) */
 };
 
 /* [mglru]: the isolate_folios variants and min_ttl (apply to both MGLRU policies) */
@@ -167,6 +111,71 @@ struct scenario {
 	struct scn_memcg_opts memcg_opts;	/* [memcg] */
 };
 
+/* ---- key tables: how a section's keys are read ---- */
+
+enum key_type {
+	KT_SIZE,	/* bytes */
+	KT_LIMIT,	/* bytes or "max" */
+	KT_COUNT,	/* a count */
+	KT_INT,		/* integer in [lo, hi] (an int, or int64_t when the field is 8 bytes) */
+	KT_DOUBLE,	/* real in [lo, hi] */
+	KT_TIME,	/* duration */
+	KT_STRING,	/* name */
+	KT_BOOL,	/* 0/1, yes/no, true/false */
+	KT_WORKLOAD_TYPE,	/* workload type (scenarios/workloads.c) */
+	KT_CHOICE,	/* one of `choices`, stored as its index (an int) */
+	KT_SCALE,	/* a scale: 0.125 or 1/8 */
+	KT_FALLBACK,	/* scanned0 / explicit */
+	KT_TRISTATE,	/* 0/1 (default: the policy's) */
+	KT_INT_SIZE,	/* bytes, not 0 (a record's size) */
+	KT_RECLAIM_BATCH,	/* full / swap_cluster_max / decay4 */
+	KT_AMOUNT,	/* bytes or "full" */
+};
+
+/* What --scale does to a key's value (sizes and counts of data shrink together). */
+enum key_scale {
+	KEY_UNSCALED = 1,	/* as written: times, ratios, counts of things that run */
+	KEY_SCALED,		/* times the scale */
+	KEY_SCALED_PAGES,	/* times the scale, then down to whole 4 KiB pages */
+};
+
+struct key_desc {
+	const char *key;	/* name in the file */
+	enum key_type type;	/* its parser */
+	enum key_scale scale;	/* what --scale does to it */
+	size_t offset;		/* in the section's struct (a workload type's: in its params) */
+	size_t size;		/* the field's size (string capacity) */
+	double lo, hi;		/* bounds for KT_INT / KT_DOUBLE */
+	const char *what;	/* how errors name the value */
+	const char *doc;	/* one line for `mmemu list` (workload keys) */
+	const char *const *choices;	/* KT_CHOICE: the names, NULL-terminated */
+};
+
+/* A key of struct `st`'s field `f`; `doc` is NULL for sections `mmemu list` does not show. */
+#define SCN_KEY(k, t, sc, st, f, lo, hi, what, doc)                                    \
+	{ k, t, sc, offsetof(st, f), sizeof(((st *)0)->f), lo, hi, what, doc, NULL }
+#define SCN_CHOICE(k, st, f, names, what, doc)                                         \
+	{ k, KT_CHOICE, KEY_UNSCALED, offsetof(st, f), sizeof(((st *)0)->f), 0, 0, what, doc, \
+	  names }
+
+/* The keys every [workload.*] section takes, {0}-terminated (the type's come after). */
+extern const struct key_desc scn_workload_keys[];
+
+/*
+ * What a workload type's check() sees: the scenario as read (the other
+ * sections are checked already), the section's name, and where a message goes.
+ */
+struct scn_check {
+	const struct scenario *s;	/* the scenario */
+	const char *section;		/* "workload.NAME" */
+	char *err;			/* the message buffer */
+	size_t errlen;
+};
+
+/* Writes "scenario 'F' line N: [SECTION] KEY: MSG" (the key's line, else the
+ * section's first) and returns -1; section NULL: the workload's own. */
+int scn_fail(const struct scn_check *ck, const char *section, const char *key, const char *msg);
+
 /*
  * Loads a scenario, applies `sets` ("section.key=value") and the scale
  * (<= 0: the file's default). On error returns -1 with a one-line message
@@ -180,7 +189,5 @@ void scenario_free(struct scenario *s);
 int parse_size(const char *s, uint64_t *bytes);
 /* Time parsing: "100us", "1.5ms", "2s", "30" (seconds). 0 or -1. */
 int parse_time_ns(const char *s, uint64_t *ns);
-
-const char *scn_workload_type_name(enum scn_workload_type t);
 
 #endif

@@ -20,7 +20,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenarios/wl_applaunch.h"
+#include "scenarios/workload.h"
+
+/* The section's own keys. */
+struct applaunch_params {
+	int apps;			/* apps cycled through */
+	int rounds;			/* launches in all */
+	uint64_t heap_size;		/* anonymous heap per app, bytes */
+	uint64_t wss_size;		/* code pages touched at startup, bytes */
+	uint64_t run_ns;		/* time an app stays in front */
+	uint64_t pause_ns;		/* between passes over the working set in front */
+	double write_ratio;		/* share of heap pages written per pass in front */
+	double compress_ratio;		/* zram ratio of the heaps (0: the compressor's) */
+};
 
 struct app {
 	struct mem_cgroup *memcg;	/* the app's cgroup */
@@ -79,6 +91,7 @@ static void launcher_thread(struct actor *a, void *arg)
 	struct workload *w = arg;
 	struct wl_applaunch *al = w->priv;
 	const struct scn_workload *c = w->cfg;
+	const struct applaunch_params *p = c->params;
 
 	w->threads_running++;
 	if (c->start_ns)
@@ -104,10 +117,10 @@ static void launcher_thread(struct actor *a, void *arg)
 		w->ops_issued++;
 		w->ops_done++;
 		/* in front: the working set again every `pause` */
-		until = t0 + lat + c->run_ns;
-		while (actor_now_ns(a) + c->pause_ns < until) {
-			actor_sleep_ns(a, c->pause_ns);
-			if (app_pass(w, a, app, c->write_ratio, &nr_major))
+		until = t0 + lat + p->run_ns;
+		while (actor_now_ns(a) + p->pause_ns < until) {
+			actor_sleep_ns(a, p->pause_ns);
+			if (app_pass(w, a, app, p->write_ratio, &nr_major))
 				goto out;
 		}
 		if (actor_now_ns(a) < until)
@@ -119,12 +132,13 @@ out:
 	w->threads_running--;
 }
 
-int wl_applaunch_start(struct workload *w, struct mem_cgroup *memcg, struct blockdev *bdev,
-		       uint64_t bdev_start)
+static int applaunch_start(struct workload *w, struct mem_cgroup *memcg, struct blockdev *bdev,
+			   uint64_t bdev_start)
 {
 	const struct scn_workload *c = w->cfg;
-	uint64_t code_pages = c->size / 4096, heap_pages = c->heap_size / 4096;
-	uint64_t wss_pages = c->wss_size / 4096;
+	const struct applaunch_params *p = c->params;
+	uint64_t code_pages = c->size / 4096, heap_pages = p->heap_size / 4096;
+	uint64_t wss_pages = p->wss_size / 4096;
 	struct wl_applaunch *al = calloc(1, sizeof(*al));
 	char name[96];
 
@@ -132,11 +146,11 @@ int wl_applaunch_start(struct workload *w, struct mem_cgroup *memcg, struct bloc
 		return -ENOMEM;
 	w->priv = al;
 	hist_init(&al->relaunch);
-	al->nr_apps = c->apps;
-	al->apps = calloc((size_t)c->apps, sizeof(*al->apps));
+	al->nr_apps = p->apps;
+	al->apps = calloc((size_t)p->apps, sizeof(*al->apps));
 	if (!al->apps)
 		return -ENOMEM;
-	for (int i = 0; i < c->apps; i++) {
+	for (int i = 0; i < p->apps; i++) {
 		struct app *app = &al->apps[i];
 
 		snprintf(name, sizeof(name), "%s.%d", c->name, i);
@@ -152,20 +166,20 @@ int wl_applaunch_start(struct workload *w, struct mem_cgroup *memcg, struct bloc
 		app->startup = malloc((wss_pages ? wss_pages : 1) * sizeof(*app->startup));
 		if (!app->code || !app->heap || !app->startup)
 			return -ENOMEM;
-		app->heap->compress_ratio = c->compress_ratio;
+		app->heap->compress_ratio = p->compress_ratio;
 		/* startup pages: wss_pages of the file, evenly spread, same every launch */
 		for (uint64_t k = 0; k < wss_pages; k++)
 			app->startup[k] = (uint32_t)(k * code_pages / wss_pages);
 		app->nr_startup = wss_pages;
 	}
-	w->as = al->apps[0].code;
 	return actor_create(c->name, c->node, launcher_thread, w, false) ? 0 : -ENOMEM;
 }
 
-void wl_applaunch_report(const struct workload *w, struct result_group *g)
+static void applaunch_report(const struct workload *w, struct result_group *g, uint64_t end_ns)
 {
 	const struct wl_applaunch *al = w->priv;
 
+	(void)end_ns;
 	result_add_u64(g, "launches", w->ops_done);
 	result_add(g, "launch_mean_ms", hist_mean(&w->lat) / 1e6, false);
 	result_add(g, "launch_p50_ms", (double)hist_quantile(&w->lat, 0.50) / 1e6, false);
@@ -178,3 +192,61 @@ void wl_applaunch_report(const struct workload *w, struct result_group *g)
 	result_add_u64(g, "relaunches_cold", al->nr_cold);
 	result_add_u64(g, "launch_major_faults", al->launch_major);
 }
+
+static int applaunch_check(struct scn_workload *cfg, const struct scn_check *ck)
+{
+	const struct applaunch_params *p = cfg->params;
+
+	if (!p->apps || !p->rounds)
+		return scn_fail(ck, NULL, p->apps ? "rounds" : "apps",
+				"app-launch needs apps and rounds (launches)");
+	if (p->heap_size < 4096)
+		return scn_fail(ck, NULL, "heap_size",
+				"app-launch needs a heap of a page or more after scaling");
+	if (p->wss_size > cfg->size)
+		return scn_fail(ck, NULL, "wss_size", "the startup set is larger than the code file");
+	cfg->ops = (uint64_t)p->rounds;	/* one operation per launch */
+	return 0;
+}
+
+/* one code file per app, laid out one after another */
+static uint64_t applaunch_device_pages(const struct scn_workload *cfg)
+{
+	const struct applaunch_params *p = cfg->params;
+
+	return (uint64_t)p->apps * (cfg->size / 4096);
+}
+
+#define P struct applaunch_params
+static const struct key_desc applaunch_keys[] = {
+	SCN_KEY("apps", KT_INT, KEY_UNSCALED, P, apps, 1, 1000, "an app count (1-1000)",
+		"apps launched in turn, each its memcg, process, code file (size) and heap"),
+	SCN_KEY("rounds", KT_INT, KEY_UNSCALED, P, rounds, 1, 1000000, "a round count",
+		"launches in all"),
+	SCN_KEY("heap_size", KT_SIZE, KEY_SCALED, P, heap_size, 0, 0, "a size",
+		"each app's anonymous heap, written at every launch"),
+	SCN_KEY("wss_size", KT_SIZE, KEY_SCALED, P, wss_size, 0, 0, "a size",
+		"the code pages a launch touches, spread over the code file"),
+	SCN_KEY("run", KT_TIME, KEY_UNSCALED, P, run_ns, 0, 0, "a duration",
+		"time an app stays in front after its launch"),
+	SCN_KEY("pause", KT_TIME, KEY_UNSCALED, P, pause_ns, 0, 0, "a duration",
+		"in front: the time between passes over its working set"),
+	SCN_KEY("write_ratio", KT_DOUBLE, KEY_UNSCALED, P, write_ratio, 0, 1, "a ratio in [0, 1]",
+		"in front: the share of heap pages each pass writes"),
+	SCN_KEY("compress_ratio", KT_DOUBLE, KEY_UNSCALED, P, compress_ratio, 1, 100,
+		"a ratio in [1, 100]", "how well the heaps compress in zram"),
+	{ 0 }
+};
+#undef P
+
+const struct workload_ops app_launch_ops = {
+	.name = "app-launch",
+	.desc = "cold and warm app launches in sequence, each app its memcg",
+	.keys = applaunch_keys,
+	.params_size = sizeof(struct applaunch_params),
+	.check = applaunch_check,
+	.needs_device = workload_has_files,
+	.device_pages = applaunch_device_pages,
+	.start = applaunch_start,
+	.report = applaunch_report,
+};

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenarios/wl_chrome.h"
+#include "scenarios/workload.h"
 
 /* Storing 4 KiB: one core's store bandwidth is ~10 GB/s (STREAM-like memset), ~400 ns. */
 #define CHROME_PAGE_WRITE_NS 400
@@ -29,6 +29,16 @@
 /* Published latency bucket edges in seconds, at full scale (SEEDS.md A.2). */
 static const double lat_edges_s[] = { 1, 2, 4, 8 };
 #define NR_LAT_BUCKETS (sizeof(lat_edges_s) / sizeof(lat_edges_s[0]) + 1)
+
+/* The section's own keys. */
+struct chrome_params {
+	int groups;			/* memcgs made under the section's memcg */
+	int workers_per_group;		/* servers per memcg (0: one per node) */
+	uint64_t chunk;			/* bytes of its buffer a request writes */
+	uint64_t client_alloc;		/* bytes a client faults in and frees per request */
+	bool prefault;			/* servers fill their buffers first */
+	double compress_ratio;		/* zram ratio of the buffers (0: the compressor's) */
+};
 
 struct chrome_node;
 
@@ -98,10 +108,11 @@ static void chrome_worker_fn(struct actor *a, void *arg)
 	struct chrome_worker *cw = arg;
 	struct chrome_node *cn = cw->cn;
 	const struct scn_workload *c = cn->w->cfg;
+	const struct chrome_params *p = c->params;
 	bool alive;
 
 	a->task = cw->task;
-	alive = !c->prefault || write_pages(a, cw, cw->buf, 0, cw->buf->nr_pages) >= 0;
+	alive = !p->prefault || write_pages(a, cw, cw->buf, 0, cw->buf->nr_pages) >= 0;
 	wait_for_all_ready(a, cn);
 	while (alive && !cw->task->oom_killed) {
 		uint64_t t0 = actor_now_ns(a);
@@ -124,27 +135,31 @@ static void chrome_worker_fn(struct actor *a, void *arg)
 	actor_flush_cpu(a);
 }
 
-int chrome_node_start(struct workload *w, struct mem_cgroup *parent)
+static int chrome_node_start(struct workload *w, struct mem_cgroup *parent,
+			     struct blockdev *bdev, uint64_t bdev_start)
 {
 	const struct scn_workload *c = w->cfg;
-	int per_group = c->workers_per_group ? c->workers_per_group : mm.machine.nr_nodes;
+	const struct chrome_params *p = c->params;
+	int per_group = p->workers_per_group ? p->workers_per_group : mm.machine.nr_nodes;
 	struct chrome_node *cn = calloc(1, sizeof(*cn));
 	char name[96];
 
+	(void)bdev;
+	(void)bdev_start;
 	if (!cn)
 		return -ENOMEM;
 	w->priv = cn;
 	cn->w = w;
-	cn->chunk_pages = c->chunk / 4096;
-	cn->nr_chunks = c->size / c->chunk;
+	cn->chunk_pages = p->chunk / 4096;
+	cn->nr_chunks = c->size / p->chunk;
 	for (size_t b = 0; b < NR_LAT_BUCKETS - 1; b++)
 		cn->edge_ns[b] = (uint64_t)llround(lat_edges_s[b] * c->scale * 1e9);
-	cn->nr_workers = c->groups * per_group;
+	cn->nr_workers = p->groups * per_group;
 	cn->workers = calloc((size_t)cn->nr_workers, sizeof(*cn->workers));
 	cn->ready = waitq_create();
 	if (!cn->workers || !cn->ready)
 		return -ENOMEM;
-	for (int g = 0; g < c->groups; g++) {
+	for (int g = 0; g < p->groups; g++) {
 		struct mem_cgroup *memcg;
 
 		snprintf(name, sizeof(name), "%s-%d", c->name, g);
@@ -163,18 +178,18 @@ int chrome_node_start(struct workload *w, struct mem_cgroup *parent)
 			cw->buf = anon_region_create(cw->task, name, c->size / 4096);
 			if (!cw->buf)
 				return -ENOMEM;
-			cw->buf->compress_ratio = c->compress_ratio;
-			if (c->client_alloc) {
-				cw->client = anon_region_create(cw->task, "client", c->client_alloc / 4096);
+			cw->buf->compress_ratio = p->compress_ratio;
+			if (p->client_alloc) {
+				cw->client = anon_region_create(cw->task, "client", p->client_alloc / 4096);
 				if (!cw->client)
 					return -ENOMEM;
-				cw->client->compress_ratio = c->compress_ratio;
+				cw->client->compress_ratio = p->compress_ratio;
 			}
 			if (!actor_create(name, cw->nid, chrome_worker_fn, cw, false))
 				return -ENOMEM;
 		}
 	}
-	/* workload_report() reads the first worker's task; ours reports all */
+	/* w->task is the first worker's; chrome_node_report() counts every worker's */
 	w->task = cn->workers[0].task;
 	return 0;
 }
@@ -196,7 +211,8 @@ static double student_t_975(double nu)
 	return z + g1 / nu + g2 / (nu * nu) + g3 / (nu * nu * nu) + g4 / (nu * nu * nu * nu);
 }
 
-void chrome_node_report(const struct workload *w, struct result_group *g, uint64_t end_ns)
+static void chrome_node_report(const struct workload *w, struct result_group *g,
+			       uint64_t end_ns)
 {
 	const struct chrome_node *cn = w->priv;
 	double n = cn->nr_workers, sum = 0, sum2 = 0, mean, var = 0, sd, half = 0;
@@ -253,3 +269,50 @@ void chrome_node_report(const struct workload *w, struct result_group *g, uint64
 		result_add(g, share_names[b],
 			   total ? 100.0 * (double)cn->bucket[b] / (double)total : 0, false);
 }
+
+static int chrome_node_check(struct scn_workload *cfg, const struct scn_check *ck)
+{
+	const struct chrome_params *p = cfg->params;
+
+	cfg->ops = 1;	/* it runs until the duration, not by operations */
+	if (!p->groups)
+		return scn_fail(ck, NULL, "groups", "chrome-node needs groups (memcgs)");
+	if (p->chunk < 4096 || p->chunk > cfg->size)
+		return scn_fail(ck, NULL, "chunk",
+				"chrome-node needs a chunk of at least a page after scaling, "
+				"and no larger than size");
+	if (!ck->s->machine.duration_ns)
+		return scn_fail(ck, "machine", "duration",
+				"a chrome-node workload runs until the duration: set one");
+	return 0;
+}
+
+#define P struct chrome_params
+static const struct key_desc chrome_node_keys[] = {
+	SCN_KEY("groups", KT_INT, KEY_UNSCALED, P, groups, 1, 512, "a memcg count (1-512)",
+		"memcgs made under the section's memcg, one server group each"),
+	SCN_KEY("workers_per_group", KT_INT, KEY_UNSCALED, P, workers_per_group, 0, 64,
+		"a worker count (0-64, 0: one per node)", "servers per memcg (0: one per node)"),
+	SCN_KEY("chunk", KT_SIZE, KEY_SCALED_PAGES, P, chunk, 0, 0, "a size",
+		"bytes of its buffer (size) a server writes per request"),
+	SCN_KEY("client_alloc", KT_SIZE, KEY_SCALED_PAGES, P, client_alloc, 0, 0, "a size",
+		"bytes a client faults in and frees per request"),
+	SCN_KEY("prefault", KT_BOOL, KEY_UNSCALED, P, prefault, 0, 0, "a boolean",
+		"servers fill their buffers before the requests start"),
+	SCN_KEY("compress_ratio", KT_DOUBLE, KEY_UNSCALED, P, compress_ratio, 1, 100,
+		"a ratio in [1, 100]", "how well the buffers compress in zram"),
+	{ 0 }
+};
+#undef P
+
+const struct workload_ops chrome_node_ops = {
+	.name = "chrome-node",
+	.desc = "Node.js servers in many memcgs with Chrome-like clients",
+	.keys = chrome_node_keys,
+	.params_size = sizeof(struct chrome_params),
+	.check = chrome_node_check,
+	.own_tasks = true,
+	.start = chrome_node_start,
+	.report = chrome_node_report,
+	.reports_all = true,
+};

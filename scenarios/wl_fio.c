@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenarios/wl_fio.h"
+#include "scenarios/workload.h"
 
 /* memcpy of one 4 KiB block from the mapping into fio's buffer (~10 GB/s, as
  * models/costs.h's copy_to_user) */
@@ -86,8 +86,8 @@ static void fio_job_thread(struct actor *a, void *arg)
 	w->threads_running--;
 }
 
-int wl_fio_start(struct workload *w, struct mem_cgroup *memcg, struct blockdev *bdev,
-		 uint64_t bdev_start)
+static int fio_start(struct workload *w, struct mem_cgroup *memcg, struct blockdev *bdev,
+		     uint64_t bdev_start)
 {
 	const struct scn_workload *c = w->cfg;
 	uint64_t nr_pages = c->size / 4096;
@@ -123,13 +123,13 @@ int wl_fio_start(struct workload *w, struct mem_cgroup *memcg, struct blockdev *
 		if (!actor_create(name, c->node, fio_job_thread, j, false))
 			return -ENOMEM;
 	}
-	w->as = fio->jobs[0].f;
 	return 0;
 }
 
-void wl_fio_report(const struct workload *w, struct result_group *g, double secs)
+static void fio_report(const struct workload *w, struct result_group *g, uint64_t end_ns)
 {
 	const struct wl_fio *fio = w->priv;
+	double secs = workload_seconds(w, end_ns);
 	uint64_t loops = 0;
 
 	for (int t = 0; t < fio->nr_jobs; t++)
@@ -140,3 +140,18 @@ void wl_fio_report(const struct workload *w, struct result_group *g, double secs
 	result_add(g, "iops", secs > 0 ? (double)w->ops_done / secs : 0, false);
 	result_add_u64(g, "loops", loops);
 }
+
+/* one file per job, laid out one after another */
+static uint64_t fio_device_pages(const struct scn_workload *cfg)
+{
+	return (uint64_t)cfg->threads * (cfg->size / 4096);
+}
+
+const struct workload_ops fio_ops = {
+	.name = "fio",
+	.desc = "fio mmap randread, one file per job",
+	.needs_device = workload_has_files,
+	.device_pages = fio_device_pages,
+	.start = fio_start,
+	.report = fio_report,
+};

@@ -31,7 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenarios/wl_kbuild.h"
+#include "scenarios/workload.h"
+#include "scenarios/zipf.h"
 
 /* Steps a compile is cut into (parse, GIMPLE/RTL passes...); a granularity
  * for interleaving CPU with heap growth, not a measured figure. */
@@ -40,9 +41,27 @@
  * the lognormal tail; the 10 measured units span 0.05x-1.9x of the mean). */
 #define MAX_FACTOR 8
 
+/* The section's own keys (sizes and counts scaled, times not). */
+struct kbuild_params {
+	char src[8];			/* the tree and outputs on "file" (the default) or "tmpfs" */
+	uint64_t jobs;			/* compilation units */
+	uint64_t compiler_size;		/* the compiler's text (cc1), bytes */
+	uint64_t heap_size;		/* mean heap per job, bytes */
+	double heap_sigma;		/* lognormal sigma of the heap size */
+	uint64_t compile_ns;		/* mean user CPU per job */
+	double compile_sigma;		/* lognormal sigma of the CPU per job */
+	uint64_t headers_size;		/* bytes of the headers a job can include */
+	uint64_t nr_headers;		/* how many headers */
+	uint64_t includes;		/* headers drawn per job */
+	uint64_t sources_size;		/* bytes of the .c files built */
+	uint64_t objects_size;		/* bytes of the objects written */
+	double zipf_theta;		/* skew of the header popularity */
+};
+
 struct kbuild {
 	struct workload *w;		/* the workload this build is */
 	const struct scn_workload *c;	/* its scenario section */
+	const struct kbuild_params *p;	/* its own keys */
 	struct mem_cgroup *memcg;	/* where jobs run */
 	bool tmpfs;			/* tree and objects on tmpfs */
 	struct address_space *cc1;	/* the compiler's text (exec file mapping) */
@@ -119,23 +138,23 @@ static int tree_write(struct kbuild *kb, struct actor *a, struct task *t,
 static int read_inputs(struct kbuild *kb, struct actor *a, struct task *t, uint64_t job,
 		       struct rng *r, uint8_t *seen)
 {
-	const struct scn_workload *c = kb->c;
+	const struct kbuild_params *p = kb->p;
 	struct workload *w = kb->w;
 
-	for (uint64_t p = 0; p < kb->src_pages; p++)
-		CHECK(tree_read(kb, a, t, kb->tree, kb->src_first + job * kb->src_pages + p));
-	memset(seen, 0, (size_t)(c->nr_headers + 7) / 8);
+	for (uint64_t pg = 0; pg < kb->src_pages; pg++)
+		CHECK(tree_read(kb, a, t, kb->tree, kb->src_first + job * kb->src_pages + pg));
+	memset(seen, 0, (size_t)(p->nr_headers + 7) / 8);
 	/* `includes` distinct headers (include guards: none is read twice);
 	 * the draws stop at 4x that when popular ones keep coming back */
-	for (uint64_t n = 0, draws = 0; n < c->includes && draws < 4 * c->includes; draws++) {
+	for (uint64_t n = 0, draws = 0; n < p->includes && draws < 4 * p->includes; draws++) {
 		uint64_t h = zipf_next(&kb->hdr_zipf, r);
 
 		if (seen[h / 8] & (1u << (h % 8)))
 			continue;
 		seen[h / 8] |= (uint8_t)(1u << (h % 8));
 		n++;
-		for (uint64_t p = 0; p < kb->hdr_pages; p++)
-			CHECK(tree_read(kb, a, t, kb->tree, h * kb->hdr_pages + p));
+		for (uint64_t pg = 0; pg < kb->hdr_pages; pg++)
+			CHECK(tree_read(kb, a, t, kb->tree, h * kb->hdr_pages + pg));
 		actor_cond_resched(a);
 	}
 	return 0;
@@ -172,6 +191,7 @@ static int compile(struct kbuild *kb, struct actor *a, struct task *t,
 static int run_job(struct kbuild *kb, struct actor *a, int slot, uint64_t job)
 {
 	const struct scn_workload *c = kb->c;
+	const struct kbuild_params *p = kb->p;
 	struct workload *w = kb->w;
 	uint64_t heap_pages, cpu_ns, t0 = actor_now_ns(a), max_heap;
 	struct address_space *heap;
@@ -182,12 +202,12 @@ static int run_job(struct kbuild *kb, struct actor *a, int slot, uint64_t job)
 
 	snprintf(name, sizeof(name), "%s.job.%llu", c->name, (unsigned long long)job);
 	rng_seed(&r, kb->job_seed, name);
-	max_heap = pages(c->heap_size) * MAX_FACTOR;
-	heap_pages = (uint64_t)llround(lognormal(&r, (double)pages(c->heap_size), c->heap_sigma));
+	max_heap = pages(p->heap_size) * MAX_FACTOR;
+	heap_pages = (uint64_t)llround(lognormal(&r, (double)pages(p->heap_size), p->heap_sigma));
 	heap_pages = heap_pages < 1 ? 1 : heap_pages > max_heap ? max_heap : heap_pages;
-	cpu_ns = (uint64_t)llround(lognormal(&r, (double)c->compile_ns, c->compile_sigma));
-	if (cpu_ns > c->compile_ns * MAX_FACTOR)
-		cpu_ns = c->compile_ns * MAX_FACTOR;
+	cpu_ns = (uint64_t)llround(lognormal(&r, (double)p->compile_ns, p->compile_sigma));
+	if (cpu_ns > p->compile_ns * MAX_FACTOR)
+		cpu_ns = p->compile_ns * MAX_FACTOR;
 
 	t = task_create("cc1", kb->memcg, a->node);
 	if (!t)
@@ -226,7 +246,7 @@ static void slot_fn(struct actor *a, void *arg)
 
 	kb->slots[slot] = a;
 	a->task = w->task;
-	while (!kb->stop && !w->task->oom_killed && kb->next_job < kb->c->jobs) {
+	while (!kb->stop && !w->task->oom_killed && kb->next_job < kb->p->jobs) {
 		uint64_t job = kb->next_job++;
 
 		if (run_job(kb, a, slot, job) < 0) {
@@ -274,20 +294,23 @@ static void make_fn(struct actor *a, void *arg)
 	}
 }
 
-uint64_t kbuild_device_pages(const struct scn_workload *c)
+/* Pages the build takes on its device: compiler, tree and objects (file mode). */
+static uint64_t kbuild_device_pages(const struct scn_workload *c)
 {
-	uint64_t n = pages(c->compiler_size);
+	const struct kbuild_params *p = c->params;
+	uint64_t n = pages(p->compiler_size);
 
-	if (strcmp(c->src, "tmpfs"))
-		n += pages(c->size) + pages(c->objects_size);
+	if (strcmp(p->src, "tmpfs"))
+		n += pages(c->size) + pages(p->objects_size);
 	return n;
 }
 
-int kbuild_start(struct workload *w, struct mem_cgroup *memcg, struct blockdev *bdev,
-		 uint64_t bdev_start)
+static int kbuild_start(struct workload *w, struct mem_cgroup *memcg, struct blockdev *bdev,
+			uint64_t bdev_start)
 {
 	const struct scn_workload *c = w->cfg;
-	uint64_t nr_tree = pages(c->size), nr_comp = pages(c->compiler_size);
+	const struct kbuild_params *p = c->params;
+	uint64_t nr_tree = pages(c->size), nr_comp = pages(p->compiler_size);
 	struct kbuild *kb = calloc(1, sizeof(*kb));
 
 	if (!kb)
@@ -295,16 +318,17 @@ int kbuild_start(struct workload *w, struct mem_cgroup *memcg, struct blockdev *
 	w->priv = kb;
 	kb->w = w;
 	kb->c = c;
+	kb->p = p;
 	kb->memcg = memcg;
-	kb->tmpfs = !strcmp(c->src, "tmpfs");
+	kb->tmpfs = !strcmp(p->src, "tmpfs");
 	kb->nr_slots = c->threads;
 	kb->cc1 = file_create("cc1", nr_comp, bdev, bdev_start, true);
 	if (kb->tmpfs) {
 		kb->tree = anon_region_create(w->task, "tmpfs-tree", nr_tree);
-		kb->objs = anon_region_create(w->task, "tmpfs-objs", pages(c->objects_size));
+		kb->objs = anon_region_create(w->task, "tmpfs-objs", pages(p->objects_size));
 	} else {
 		kb->tree = file_create("tree", nr_tree, bdev, bdev_start + nr_comp, false);
-		kb->objs = file_create("objs", pages(c->objects_size), bdev,
+		kb->objs = file_create("objs", pages(p->objects_size), bdev,
 				       bdev_start + nr_comp + nr_tree, false);
 	}
 	kb->slots = calloc((size_t)kb->nr_slots, sizeof(*kb->slots));
@@ -312,23 +336,24 @@ int kbuild_start(struct workload *w, struct mem_cgroup *memcg, struct blockdev *
 	if (!kb->cc1 || !kb->tree || !kb->objs || !kb->slots || !kb->seen)
 		return -ENOMEM;
 	for (int i = 0; i < kb->nr_slots; i++)
-		if (!(kb->seen[i] = calloc((size_t)(c->nr_headers + 7) / 8, 1)))
+		if (!(kb->seen[i] = calloc((size_t)(p->nr_headers + 7) / 8, 1)))
 			return -ENOMEM;
-	kb->hdr_pages = pages(c->headers_size) / c->nr_headers;
-	kb->src_first = kb->hdr_pages * c->nr_headers;
-	kb->src_pages = pages(c->sources_size) / c->jobs;
-	kb->obj_pages = pages(c->objects_size) / c->jobs;
-	zipf_init(&kb->hdr_zipf, c->nr_headers, c->zipf_theta, true);
+	kb->hdr_pages = pages(p->headers_size) / p->nr_headers;
+	kb->src_first = kb->hdr_pages * p->nr_headers;
+	kb->src_pages = pages(p->sources_size) / p->jobs;
+	kb->obj_pages = pages(p->objects_size) / p->jobs;
+	zipf_init(&kb->hdr_zipf, p->nr_headers, p->zipf_theta, true);
 	if (!actor_create(c->name, c->node, make_fn, kb, false))
 		return -ENOMEM;
 	return 0;
 }
 
-void kbuild_report(const struct workload *w, struct result_group *g)
+static void kbuild_report(const struct workload *w, struct result_group *g, uint64_t end_ns)
 {
 	const struct kbuild *kb = kb_of(w);
 	uint64_t utime = 0, stime = 0;
 
+	(void)end_ns;
 	for (int i = 0; i < kb->nr_slots; i++) {
 		if (!kb->slots[i])
 			continue;
@@ -341,3 +366,79 @@ void kbuild_report(const struct workload *w, struct result_group *g)
 	result_add(g, "user_s", (double)utime / 1e9, false);
 	result_add(g, "sys_s", (double)stime / 1e9, false);
 }
+
+/* The tree holds the headers and sources; every job gets pages. */
+static int kbuild_check(struct scn_workload *cfg, const struct scn_check *ck)
+{
+	struct kbuild_params *p = cfg->params;
+
+	if (!p->src[0])
+		snprintf(p->src, sizeof(p->src), "file");
+	if (strcmp(p->src, "file") && strcmp(p->src, "tmpfs"))
+		return scn_fail(ck, NULL, "src", "expected file or tmpfs");
+	if (!p->jobs)
+		return scn_fail(ck, NULL, "jobs", "a kbuild needs jobs > 0 after scaling");
+	if (p->compiler_size < 4096)
+		return scn_fail(ck, NULL, "compiler",
+				"a kbuild needs a compiler of at least one page after scaling");
+	if (p->heap_size < 4096)
+		return scn_fail(ck, NULL, "heap",
+				"a kbuild needs a heap of at least one page after scaling");
+	if (!p->nr_headers || p->headers_size / 4096 < p->nr_headers)
+		return scn_fail(ck, NULL, "headers",
+				"every header needs at least one page after scaling");
+	if (p->sources_size / 4096 < p->jobs)
+		return scn_fail(ck, NULL, "sources",
+				"every source file needs at least one page after scaling");
+	if (p->objects_size / 4096 < p->jobs)
+		return scn_fail(ck, NULL, "objects",
+				"every object file needs at least one page after scaling");
+	if (p->headers_size + p->sources_size > cfg->size)
+		return scn_fail(ck, NULL, "size", "the tree (size) must hold the headers and the sources");
+	cfg->ops = p->jobs;
+	return 0;
+}
+
+#define P struct kbuild_params
+static const struct key_desc kbuild_keys[] = {
+	SCN_KEY("src", KT_STRING, KEY_UNSCALED, P, src, 0, 0, "file or tmpfs",
+		"the tree and objects on a file of the device (file, the default) or tmpfs"),
+	SCN_KEY("jobs", KT_COUNT, KEY_SCALED, P, jobs, 0, 0, "a count",
+		"compilation units, one compiler process each"),
+	SCN_KEY("compiler", KT_SIZE, KEY_SCALED, P, compiler_size, 0, 0, "a size",
+		"the compiler's text (cc1), an executable mapping"),
+	SCN_KEY("heap", KT_SIZE, KEY_SCALED, P, heap_size, 0, 0, "a size",
+		"mean anonymous heap of a job (lognormal)"),
+	SCN_KEY("heap_sigma", KT_DOUBLE, KEY_UNSCALED, P, heap_sigma, 0, 3, "a sigma in [0, 3]",
+		"lognormal sigma of the heap sizes"),
+	SCN_KEY("compile_time", KT_TIME, KEY_UNSCALED, P, compile_ns, 0, 0, "a duration",
+		"mean user CPU of a job (lognormal)"),
+	SCN_KEY("compile_sigma", KT_DOUBLE, KEY_UNSCALED, P, compile_sigma, 0, 3,
+		"a sigma in [0, 3]", "lognormal sigma of the CPU times"),
+	SCN_KEY("headers", KT_SIZE, KEY_SCALED, P, headers_size, 0, 0, "a size",
+		"bytes of the headers in the tree"),
+	SCN_KEY("nr_headers", KT_COUNT, KEY_SCALED, P, nr_headers, 0, 0, "a count",
+		"how many headers (zipfian popularity, zipf_theta)"),
+	SCN_KEY("includes", KT_COUNT, KEY_SCALED, P, includes, 0, 0, "a count",
+		"distinct headers a job reads"),
+	SCN_KEY("sources", KT_SIZE, KEY_SCALED, P, sources_size, 0, 0, "a size",
+		"bytes of the .c files, one per job"),
+	SCN_KEY("objects", KT_SIZE, KEY_SCALED, P, objects_size, 0, 0, "a size",
+		"bytes of the objects written, one per job"),
+	SCN_KEY("zipf_theta", KT_DOUBLE, KEY_UNSCALED, P, zipf_theta, 0, 0.9999,
+		"a zipf theta in [0, 1)", "skew of the header popularity (0: uniform)"),
+	{ 0 }
+};
+#undef P
+
+const struct workload_ops kbuild_ops = {
+	.name = "kbuild",
+	.desc = "make -jN of a kernel tree, short-lived compiler processes",
+	.keys = kbuild_keys,
+	.params_size = sizeof(struct kbuild_params),
+	.check = kbuild_check,
+	.needs_device = workload_has_files,
+	.device_pages = kbuild_device_pages,
+	.start = kbuild_start,
+	.report = kbuild_report,
+};

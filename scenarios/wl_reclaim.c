@@ -11,6 +11,7 @@
 
 #include "models/memory.h"
 #include "scenarios/wl_reclaim.h"
+#include "scenarios/workload.h"
 
 struct wl_reclaim {
 	struct mem_cgroup *target;	/* memcg whose memory.reclaim is written */
@@ -44,25 +45,30 @@ static void reclaim_thread(struct actor *a, void *arg)
 	w->ops_done = 1;
 }
 
-int wl_reclaim_start(struct workload *w)
+static int reclaim_start(struct workload *w, struct mem_cgroup *memcg, struct blockdev *bdev,
+			 uint64_t bdev_start)
 {
 	const struct scn_workload *c = w->cfg;
+	const struct reclaim_params *p = c->params;
 	struct wl_reclaim *r = calloc(1, sizeof(*r));
 
+	(void)memcg;
+	(void)bdev;
+	(void)bdev_start;
 	if (!r)
 		return -ENOMEM;
 	w->priv = r;
-	r->target = strcmp(c->target, "root") ? mem_cgroup_find(c->target) : mm.root_mem_cgroup;
+	r->target = strcmp(p->target, "root") ? mem_cgroup_find(p->target) : mm.root_mem_cgroup;
 	if (!r->target)
 		return -ENOENT;
-	r->full = c->amount == UINT64_MAX;
+	r->full = p->amount == UINT64_MAX;
 	/* "full": the largest request memparse() gives, in pages */
-	r->nr_to_reclaim = r->full ? UINT64_MAX / 4096 : c->amount / 4096;
+	r->nr_to_reclaim = r->full ? UINT64_MAX / 4096 : p->amount / 4096;
 	r->actor = actor_create(c->name, c->node, reclaim_thread, w, false);
 	return r->actor ? 0 : -ENOMEM;
 }
 
-void wl_reclaim_report(const struct workload *w, struct result_group *g, uint64_t end_ns)
+static void reclaim_report(const struct workload *w, struct result_group *g, uint64_t end_ns)
 {
 	const struct wl_reclaim *r = w->priv;
 	uint64_t end = r->finished ? r->end_ns : end_ns;
@@ -83,3 +89,49 @@ void wl_reclaim_report(const struct workload *w, struct result_group *g, uint64_
 	result_add(g, "rc", r->finished ? (double)r->rc : 0, true);
 	result_add(g, "sys_s", r->actor ? (double)r->actor->stime_ns / 1e9 : 0, false);
 }
+
+/* one write, no data of its own: one page, one operation */
+static void reclaim_params_init(struct scn_workload *cfg)
+{
+	cfg->size = 4096;
+	cfg->ops = 1;
+}
+
+static int reclaim_check(struct scn_workload *cfg, const struct scn_check *ck)
+{
+	const struct reclaim_params *p = cfg->params;
+	const struct scenario *s = ck->s;
+	int j;
+
+	if (!p->amount)
+		return scn_fail(ck, NULL, "amount", "proactive-reclaim needs an amount (a size or full)");
+	for (j = 0; j < s->nr_memcgs; j++)
+		if (!strcmp(s->memcg[j].name, p->target))
+			break;
+	if (strcmp(p->target, "root") && j == s->nr_memcgs)
+		return scn_fail(ck, NULL, "target",
+				"proactive-reclaim needs a target: root or a memcg name");
+	return 0;
+}
+
+#define P struct reclaim_params
+static const struct key_desc reclaim_keys[] = {
+	SCN_KEY("target", KT_STRING, KEY_UNSCALED, P, target, 0, 0, "root or a memcg name",
+		"the memcg whose memory.reclaim is written, or root"),
+	SCN_KEY("amount", KT_AMOUNT, KEY_SCALED, P, amount, 0, 0, "a size or full",
+		"bytes written to memory.reclaim, or full (more than any memcg holds)"),
+	{ 0 }
+};
+#undef P
+
+const struct workload_ops proactive_reclaim_ops = {
+	.name = "proactive-reclaim",
+	.desc = "one write to memory.reclaim, timed",
+	.keys = reclaim_keys,
+	.params_size = sizeof(struct reclaim_params),
+	.params_init = reclaim_params_init,
+	.check = reclaim_check,
+	.start = reclaim_start,
+	.report = reclaim_report,
+	.reports_all = true,
+};

@@ -10,10 +10,14 @@
 #ifndef MMEMU_SCENARIOS_WL_RECLAIM_H
 #define MMEMU_SCENARIOS_WL_RECLAIM_H
 
-#include "scenarios/workload.h"
+#include <stdint.h>
 
-/* Sets up the writer (its task and actor). 0 or -errno. */
-int wl_reclaim_start(struct workload *w);
-void wl_reclaim_report(const struct workload *w, struct result_group *g, uint64_t end_ns);
+#include "scenarios/scenario.h"
+
+/* The section's own keys (cfg->params). */
+struct reclaim_params {
+	char target[SCN_NAME_LEN];	/* the memcg whose memory.reclaim is written, or "root" */
+	uint64_t amount;		/* bytes written (UINT64_MAX: full) */
+};
 
 #endif

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenarios/wl_sysbench.h"
+#include "scenarios/workload.h"
 
 /* InnoDB page: 16 KiB (innodb_page_size default), four of our pages. */
 #define IB_SUBPAGES 4
@@ -61,7 +61,16 @@ struct sb_layout {
 	uint64_t table_pages;		/* 16 KiB pages per table, secondary index included */
 };
 
+/* The section's own keys. */
+struct sysbench_params {
+	int tables;			/* sbtest tables */
+	uint64_t rows;			/* rows per table (scaled) */
+	char rand_type[16];		/* id distribution: special (the default) or uniform */
+	double compress_ratio;		/* zram ratio of the pool (0: the compressor's) */
+};
+
 struct wl_sysbench {
+	struct address_space *pool;	/* the buffer pool (anonymous memory) */
 	struct sb_layout l;		/* one table's shape */
 	bool special;			/* --rand-type=special */
 	uint64_t queries;		/* statements run */
@@ -93,12 +102,13 @@ static void sb_layout_init(struct sb_layout *l, uint64_t rows)
 	l->table_pages = first + sec_leaves;
 }
 
-uint64_t wl_sysbench_data_bytes(const struct scn_workload *cfg)
+/* Bytes of buffer pool the tables take (clustered and secondary index pages). */
+static uint64_t sysbench_data_bytes(const struct sysbench_params *p)
 {
 	struct sb_layout l;
 
-	sb_layout_init(&l, cfg->rows);
-	return (uint64_t)cfg->tables * l.table_pages * 16384;
+	sb_layout_init(&l, p->rows);
+	return (uint64_t)p->tables * l.table_pages * 16384;
 }
 
 /* sb_rand_special() of sysbench 1.0: 1 in 4 draws a gaussian over the range
@@ -131,7 +141,7 @@ static int sb_touch(struct workload *w, struct actor *a, uint64_t table, uint64_
 {
 	const struct wl_sysbench *sb = w->priv;
 	uint64_t idx = (table * sb->l.table_pages + page) * IB_SUBPAGES + byte / 4096;
-	int ret = anon_access(a, w->task, w->as, idx, false);
+	int ret = anon_access(a, w->task, sb->pool, idx, false);
 
 	workload_count_outcome(w, ret);
 	return ret < 0 ? ret : 0;
@@ -222,7 +232,8 @@ static int sb_transaction(struct workload *w, struct actor *a)
 {
 	struct wl_sysbench *sb = w->priv;
 	const struct scn_workload *c = w->cfg;
-	uint64_t table = rng_below(&a->rng, (uint64_t)c->tables);
+	const struct sysbench_params *p = c->params;
+	uint64_t table = rng_below(&a->rng, (uint64_t)p->tables);
 
 	for (int i = 0; i < SB_POINT_SELECTS; i++) {
 		if (sb_point_select(w, a, table, sb_get_id(sb, &a->rng)))
@@ -232,7 +243,7 @@ static int sb_transaction(struct workload *w, struct actor *a)
 		actor_cond_resched(a);
 	}
 	for (int i = 0; i < SB_RANGES; i++) {
-		table = rng_below(&a->rng, (uint64_t)c->tables);
+		table = rng_below(&a->rng, (uint64_t)p->tables);
 		if (sb_range(w, a, table, sb_get_id(sb, &a->rng)))
 			return -EINTR;
 		actor_charge_user(a, c->think_ns);
@@ -252,7 +263,7 @@ static void sb_thread(struct actor *a, void *arg)
 	a->task = w->task;
 	/* prepare + warm-up: the pool holds every page of the tables */
 	for (uint64_t p = (uint64_t)tid; p < sb->pool_pages; p += (uint64_t)c->threads) {
-		if (anon_access(a, w->task, w->as, p, true) < 0)
+		if (anon_access(a, w->task, sb->pool, p, true) < 0)
 			goto out;
 		actor_cond_resched(a);
 	}
@@ -275,24 +286,28 @@ out:
 	w->threads_running--;
 }
 
-int wl_sysbench_start(struct workload *w)
+static int sysbench_start(struct workload *w, struct mem_cgroup *memcg, struct blockdev *bdev,
+			  uint64_t bdev_start)
 {
 	const struct scn_workload *c = w->cfg;
+	const struct sysbench_params *p = c->params;
 	struct wl_sysbench *sb = calloc(1, sizeof(*sb));
 	char name[96];
 
+	(void)memcg;
+	(void)bdev;
+	(void)bdev_start;
 	if (!sb)
 		return -ENOMEM;
 	w->priv = sb;
-	sb_layout_init(&sb->l, c->rows);
-	sb->special = strcmp(c->rand_type, "uniform") != 0;
-	sb->pool_pages = (uint64_t)c->tables * sb->l.table_pages * IB_SUBPAGES;
+	sb_layout_init(&sb->l, p->rows);
+	sb->special = strcmp(p->rand_type, "uniform") != 0;
+	sb->pool_pages = (uint64_t)p->tables * sb->l.table_pages * IB_SUBPAGES;
 	/* innodb_buffer_pool_size of anonymous memory, touched as pages are loaded */
-	w->as = anon_region_create(w->task, "buffer-pool", c->size / 4096);
-	if (!w->as || sb->pool_pages > w->as->nr_pages)
+	sb->pool = anon_region_create(w->task, "buffer-pool", c->size / 4096);
+	if (!sb->pool || sb->pool_pages > sb->pool->nr_pages)
 		return -ENOMEM;
-	w->as->compress_ratio = c->compress_ratio;
-	w->nr_keys = (uint64_t)c->tables * sb->l.rows;
+	sb->pool->compress_ratio = p->compress_ratio;
 	for (int t = 0; t < c->threads; t++) {
 		snprintf(name, sizeof(name), "%s.%d", c->name, t);
 		if (!actor_create(name, c->node, sb_thread, w, false))
@@ -301,9 +316,10 @@ int wl_sysbench_start(struct workload *w)
 	return 0;
 }
 
-void wl_sysbench_report(const struct workload *w, struct result_group *g, double secs)
+static void sysbench_report(const struct workload *w, struct result_group *g, uint64_t end_ns)
 {
 	const struct wl_sysbench *sb = w->priv;
+	double secs = workload_seconds(w, end_ns);
 
 	result_add(g, "tps", secs > 0 ? (double)w->ops_done / secs : 0, false);
 	result_add(g, "qps", secs > 0 ? (double)sb->queries / secs : 0, false);
@@ -314,3 +330,42 @@ void wl_sysbench_report(const struct workload *w, struct result_group *g, double
 	result_add_u64(g, "pool_data_pages", sb->pool_pages);
 	result_add_u64(g, "btree_height", (uint64_t)sb->l.height);
 }
+
+static int sysbench_check(struct scn_workload *cfg, const struct scn_check *ck)
+{
+	const struct sysbench_params *p = cfg->params;
+
+	if (!p->tables || !p->rows)
+		return scn_fail(ck, NULL, p->tables ? "rows" : "tables",
+				"a sysbench workload needs tables and rows");
+	if (p->rand_type[0] && strcmp(p->rand_type, "special") && strcmp(p->rand_type, "uniform"))
+		return scn_fail(ck, NULL, "rand_type", "expected special or uniform");
+	if (sysbench_data_bytes(p) > cfg->size)
+		return scn_fail(ck, NULL, "size",
+				"the tables do not fit the buffer pool (misses are not modelled)");
+	return 0;
+}
+
+#define P struct sysbench_params
+static const struct key_desc sysbench_keys[] = {
+	SCN_KEY("tables", KT_INT, KEY_UNSCALED, P, tables, 1, 100000, "a table count (1-100000)",
+		"sbtest tables (--tables)"),
+	SCN_KEY("rows", KT_COUNT, KEY_SCALED, P, rows, 0, 0, "a count",
+		"rows per table (--table-size)"),
+	SCN_KEY("rand_type", KT_STRING, KEY_UNSCALED, P, rand_type, 0, 0, "special or uniform",
+		"id distribution, --rand-type: special (1.0's default) or uniform"),
+	SCN_KEY("compress_ratio", KT_DOUBLE, KEY_UNSCALED, P, compress_ratio, 1, 100,
+		"a ratio in [1, 100]", "how well the pool's pages compress in zram"),
+	{ 0 }
+};
+#undef P
+
+const struct workload_ops sysbench_ops = {
+	.name = "sysbench",
+	.desc = "sysbench oltp_read_only on an InnoDB-like buffer pool",
+	.keys = sysbench_keys,
+	.params_size = sizeof(struct sysbench_params),
+	.check = sysbench_check,
+	.start = sysbench_start,
+	.report = sysbench_report,
+};

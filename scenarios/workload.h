@@ -1,29 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Workload generators. Each runs as one task (a process in its memcg) with
- * `threads` actors. They imitate:
- *  - file-zipf: a key-value read path over a file (YCSB-style zipfian keys,
- *    each key a run of pages), through read() or a shared mmap;
- *  - anon: an in-memory working set (anonymous heap) with zipfian or uniform
- *    page accesses, reads and writes.
+ * Workload generators behind one interface, as reclaim policies are
+ * (models/policy.h): a type is a `const struct workload_ops` in its own
+ * wl_*.c, registered in scenarios/workloads.c. This header is all a
+ * generator sees of the run: its section (`cfg`, with its own keys in
+ * cfg->params), the task, and what every workload reports (operations,
+ * latency histogram, page-access outcomes). Its own state lives behind
+ * `priv`.
  */
 #ifndef MMEMU_SCENARIOS_WORKLOAD_H
 #define MMEMU_SCENARIOS_WORKLOAD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/histogram.h"
 #include "models/memory.h"
 #include "scenarios/result.h"
 #include "scenarios/scenario.h"
-#include "scenarios/zipf.h"
 
 struct workload {
-	const struct scn_workload *cfg;	/* scenario section */
-	struct task *task;		/* the process */
-	struct address_space *as;	/* file or anon region */
-	struct zipf zipf;		/* key distribution */
-	uint64_t nr_keys;		/* keys = pages / pages_per_op */
+	const struct scn_workload *cfg;	/* scenario section (cfg->type: its ops) */
+	struct task *task;		/* the process (a type with several: the first) */
 	uint64_t ops_issued;		/* operations handed out to threads */
 	uint64_t ops_done;		/* operations completed */
 	uint64_t ops_write;		/* of which writes */
@@ -31,30 +29,60 @@ struct workload {
 	int threads_running;		/* actors still working */
 	uint64_t start_ns, end_ns;	/* first op start, last op end */
 	struct histogram lat;		/* per-operation latency, ns */
-	struct address_space **regions;	/* anon-rounds: one region per thread */
-	int *round;			/* anon-rounds: rounds completed per thread */
-	uint64_t passes;		/* file-scan: passes over the file */
-	struct address_space *cache_as;	/* ycsb: the store's cache (anonymous memory) */
-	uint64_t *wt_tag;		/* ycsb: file page + 1 held by each cache slot (0: empty) */
-	uint32_t *wt_used;		/* ycsb: last use of each slot (op count) */
-	uint8_t *wt_dirty;		/* ycsb: slot updated since it was read */
-	uint64_t nr_slots;		/* ycsb: cache slots (4-way sets) */
-	uint64_t wt_hits, wt_misses;	/* ycsb: store cache outcomes */
-	uint64_t wt_pages_per_leaf;	/* ycsb: 4 KiB file (and cache) pages per leaf page */
-	uint64_t wt_records_per_leaf;	/* ycsb: records per leaf page */
-	uint64_t wt_nr_leaves;		/* ycsb: leaf pages in the data file */
-	uint64_t wt_reconciled;		/* ycsb: dirty leaf pages written (eviction, checkpoint) */
-	uint64_t wt_checkpoints;	/* ycsb: checkpoints completed */
-	void *priv;			/* state of a generator in its own file (wl_*.c) */
+	void *priv;			/* the generator's state (its wl_*.c) */
 };
 
-/* Creates the task, its mapping and its actors. 0 or -errno. */
+struct workload_ops {
+	const char *name;		/* `type = NAME` in a [workload.*] section */
+	const char *desc;		/* one line for `mmemu list` and the README */
+
+	/* ---- the scenario file ---- */
+	const struct key_desc *keys;	/* the type's own keys, {0}-terminated (NULL: none) */
+	size_t params_size;		/* bytes of the struct they fill (cfg->params) */
+	/* optional: defaults, before the section's keys are applied */
+	void (*params_init)(struct scn_workload *cfg);
+	/* optional: checks and derived values once the file is read; 0 or scn_fail() */
+	int (*check)(struct scn_workload *cfg, const struct scn_check *ck);
+	/* optional: frees what check() loaded into cfg->params */
+	void (*params_free)(struct scn_workload *cfg);
+	/* optional: true when cfg has files on its device, which must exist */
+	bool (*needs_device)(const struct scn_workload *cfg);
+	/* optional: pages its files take on the device (NULL: size / 4096) */
+	uint64_t (*device_pages)(const struct scn_workload *cfg);
+	/* optional: pages one operation touches (NULL: 1), for a run's cost estimate */
+	uint64_t (*pages_per_op)(const struct scn_workload *cfg);
+
+	/* ---- the run ---- */
+	bool own_tasks;			/* start() creates w->task (else workload_start() does) */
+	bool daemon;			/* runs as long as the run: cfg->ops is no work to finish */
+	/* creates its mappings and actors; 0 or -errno */
+	int (*start)(struct workload *w, struct mem_cgroup *memcg, struct blockdev *bdev,
+		     uint64_t bdev_start);
+	/* optional: its own results, after the common ones (reports_all: the only ones) */
+	void (*report)(const struct workload *w, struct result_group *g, uint64_t end_ns);
+	bool reports_all;		/* report() prints every figure itself */
+};
+
+/* The registered types, NULL-terminated; the first is a section's without `type`. */
+extern const struct workload_ops *const workload_types[];
+const struct workload_ops *workload_type_find(const char *name);
+
+/* Sets up w for cfg (its task, unless the type makes its own) and starts it. 0 or -errno. */
 int workload_start(struct workload *w, const struct scn_workload *cfg,
 		   struct mem_cgroup *memcg, struct blockdev *bdev, uint64_t bdev_start);
 /* Pages the workload's files take on its device (where the next one starts). */
 uint64_t workload_device_pages(const struct scn_workload *cfg);
+/* Pages one of its operations touches (1 unless its type says more). */
+uint64_t workload_pages_per_op(const struct scn_workload *cfg);
 void workload_report(const struct workload *w, struct result_group *g, uint64_t end_ns);
+
+/* ---- for the generators ---- */
+
 /* Counts an access's outcome (ACCESS_HIT, _MINOR, _MAJOR, _NEW) in w's page counters. */
 void workload_count_outcome(struct workload *w, int ret);
+/* Seconds from the first operation to the last (or to end_ns, the run's end). */
+double workload_seconds(const struct workload *w, uint64_t end_ns);
+/* needs_device for a type whose files are always on its device. */
+bool workload_has_files(const struct scn_workload *cfg);
 
 #endif

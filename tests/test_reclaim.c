@@ -12,6 +12,7 @@
 
 #include "harness.h"
 #include "scenarios/scenario.h"
+#include "scenarios/wl_reclaim.h"
 
 #define SCN "scenarios/proactive-reclaim.ini"
 
@@ -42,8 +43,8 @@ START_TEST(test_reclaim_batch_knob_parses)
 		if (!strcmp(s.workload[i].name, "reclaim"))
 			break;
 	ck_assert_int_lt(i, s.nr_workloads);
-	ck_assert_uint_eq(s.workload[i].amount, UINT64_MAX);
-	ck_assert_str_eq(s.workload[i].target, "root");
+	ck_assert_uint_eq(((const struct reclaim_params *)s.workload[i].params)->amount, UINT64_MAX);
+	ck_assert_str_eq(((const struct reclaim_params *)s.workload[i].params)->target, "root");
 	scenario_free(&s);
 
 	ck_assert_int_eq(scenario_load(&s, harness_src_path(SCN), bad, 1, 1.0, err, sizeof(err)), -1);

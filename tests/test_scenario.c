@@ -8,6 +8,8 @@
 
 #include "harness.h"
 #include "scenarios/scenario.h"
+#include "scenarios/wl_access.h"
+#include "scenarios/workload.h"
 
 #define KiB 1024ULL
 #define MiB (1024ULL * KiB)
@@ -111,6 +113,12 @@ static const struct scn_workload *find_workload(const struct scenario *s, const 
 	return NULL;
 }
 
+/* The keys of a file-zipf or anon section (wl_access.h). */
+static const struct access_params *access_of(const struct scn_workload *w)
+{
+	return w->params;
+}
+
 static void load_quickstart(struct scenario *s, const char *const *sets, int nr, double scale)
 {
 	char err[512] = "";
@@ -142,17 +150,17 @@ START_TEST(test_quickstart_loads)
 	heap = find_workload(&s, "heap");
 	ck_assert_ptr_nonnull(reader);
 	ck_assert_ptr_nonnull(heap);
-	ck_assert_int_eq(reader->type, WL_FILE_ZIPF);
-	ck_assert_int_eq(reader->access, ACC_READ);
+	ck_assert_str_eq(reader->type->name, "file-zipf");
+	ck_assert_int_eq(access_of(reader)->access, ACC_READ);
 	ck_assert_int_eq(reader->threads, 4);
 	ck_assert_uint_eq(reader->size, 8 * GiB);
 	ck_assert_uint_eq(reader->ops, 4000000);
 	ck_assert_uint_eq(reader->think_ns, 2000);
 	ck_assert_str_eq(reader->memcg, "app");
-	ck_assert_int_eq(heap->type, WL_ANON);
-	ck_assert(heap->prefault);
-	ck_assert_double_eq_tol(heap->write_ratio, 0.3, 1e-12);
-	ck_assert_int_eq(find_workload(&s, "mapper")->access, ACC_MMAP);
+	ck_assert_str_eq(heap->type->name, "anon");
+	ck_assert(access_of(heap)->prefault);
+	ck_assert_double_eq_tol(access_of(heap)->write_ratio, 0.3, 1e-12);
+	ck_assert_int_eq(access_of(find_workload(&s, "mapper"))->access, ACC_MMAP);
 	scenario_free(&s);
 }
 END_TEST
@@ -192,7 +200,7 @@ START_TEST(test_scale_sizes_and_ops_only)
 	ck_assert_uint_eq(reader->think_ns, 2000);
 	ck_assert_int_eq(s.machine.node_cpus, 8);
 	ck_assert_int_eq(s.machine.nodes, 2);
-	ck_assert_double_eq_tol(reader->zipf_theta, 0.99, 1e-12);
+	ck_assert_double_eq_tol(access_of(reader)->zipf_theta, 0.99, 1e-12);
 	scenario_free(&s);
 }
 END_TEST

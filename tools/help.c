@@ -112,7 +112,8 @@ static const struct command_help commands[] = {
 		.summary = "the registered policies, workload types and device types",
 		.usage = "usage: mmemu list [policies|workloads|devices]\n",
 		.text =
-		"Lists the reclaim policies, workload types and device types; with a table's\n"
+		"Lists the reclaim policies, the workload types with the scenario keys each\n"
+		"takes (and what --scale does to them), and the device types; with a table's\n"
 		"name, only that table's names, one per line.\n",
 	},
 	{

@@ -22,6 +22,7 @@
 
 #include "models/policy.h"
 #include "scenarios/run.h"
+#include "scenarios/workload.h"
 #include "storage/blockdev.h"
 #include "tools/args.h"
 #include "tools/bench.h"
@@ -51,6 +52,15 @@ static int bad_usage(const char *cmd)
 
 /* ---- list ---- */
 
+/* One line per key: name, documentation, and what --scale does to it. */
+static void list_keys(FILE *f, const struct key_desc *tab, const char *indent)
+{
+	for (const struct key_desc *k = tab; k && k->key; k++)
+		fprintf(f, "%s%-18s %s%s\n", indent, k->key, k->doc,
+			k->scale == KEY_SCALED ? " [scaled]"
+			: k->scale == KEY_SCALED_PAGES ? " [scaled, whole pages]" : "");
+}
+
 static void list_policies(FILE *f, bool names)
 {
 	for (int i = 0; reclaim_policies[i]; i++)
@@ -60,10 +70,21 @@ static void list_policies(FILE *f, bool names)
 			fprintf(f, "  %-14s %s\n", reclaim_policies[i]->name, reclaim_policies[i]->desc);
 }
 
+/* The workload types of scenarios/ (its table), each with its own keys after those of every type. */
 static void list_workloads(FILE *f, bool names)
 {
-	for (int t = 0; t < NR_WL_TYPES; t++)
-		fprintf(f, "%s%s\n", names ? "" : "  ", scn_workload_type_name((enum scn_workload_type)t));
+	if (!names) {
+		fprintf(f, "  keys of every type:\n");
+		list_keys(f, scn_workload_keys, "    ");
+	}
+	for (int t = 0; workload_types[t]; t++) {
+		if (names) {
+			fprintf(f, "%s\n", workload_types[t]->name);
+			continue;
+		}
+		fprintf(f, "  %-18s %s\n", workload_types[t]->name, workload_types[t]->desc);
+		list_keys(f, workload_types[t]->keys, "    ");
+	}
 }
 
 /* The device models of storage/ (its table of types). */

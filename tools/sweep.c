@@ -35,6 +35,7 @@
 
 #include "models/policy.h"
 #include "scenarios/scenario.h"
+#include "scenarios/workload.h"
 #include "tools/args.h"
 #include "tools/help.h"
 #include "tools/output.h"
@@ -379,7 +380,7 @@ static uint64_t run_cost(const struct scenario *s)
 	for (int i = 0; i < s->nr_workloads; i++) {
 		const struct scn_workload *w = &s->workload[i];
 
-		pages += w->ops * (w->pages_per_op ? w->pages_per_op : 1) + w->size / 4096;
+		pages += w->ops * workload_pages_per_op(w) + w->size / 4096;
 	}
 	return pages;
 }
