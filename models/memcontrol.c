@@ -183,7 +183,6 @@ done:
  * workingset_test_recent(), read the same stale lruvec stats; here they
  * read exact ones.)
  */
-#define MEMCG_FLUSH_TIME_NS (2 * NSEC_PER_SEC)
 /* MEMCG_CHARGE_BATCH (include/linux/memcontrol.h) */
 #define MEMCG_CHARGE_BATCH 64
 
@@ -245,7 +244,7 @@ void mem_cgroup_flush_stats_ratelimited(struct mem_cgroup *memcg)
 {
 	uint64_t now = current_actor ? actor_now_ns(current_actor) : engine_clock_ns();
 
-	if (now > mm.stats_flush_last_ns + 2 * MEMCG_FLUSH_TIME_NS)
+	if (now > mm.stats_flush_last_ns + 2 * mm.memcg_flush_time_ns)
 		mem_cgroup_flush_stats(memcg);
 }
 
@@ -254,7 +253,7 @@ static void stats_flusher_fn(struct actor *self, void *arg)
 {
 	(void)arg;
 	for (;;) {
-		actor_sleep_ns(self, MEMCG_FLUSH_TIME_NS);
+		actor_sleep_ns(self, mm.memcg_flush_time_ns);
 		mem_cgroup_do_flush_stats(mm.root_mem_cgroup);
 	}
 }

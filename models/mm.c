@@ -162,6 +162,8 @@ int mm_init(const struct machine *machine, const struct reclaim_policy *policy,
 	mm.vm_dirty_background_ratio = DEFAULT_DIRTY_BACKGROUND_RATIO;
 	mm.dirty_expire_ns = DEFAULT_DIRTY_EXPIRE_NS;
 	mm.dirty_writeback_interval_ns = DEFAULT_DIRTY_WRITEBACK_INTERVAL_NS;
+	/* FLUSH_TIME = 2 * HZ (mm/memcontrol.c) */
+	mm.memcg_flush_time_ns = 2 * NSEC_PER_SEC;
 	rng_seed(&mm.rng, seed, "kernel");
 
 	for_each_node(nid)

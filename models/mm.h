@@ -344,6 +344,7 @@ struct mm_kernel {
 	uint64_t vm_dirty_background_bytes;	/* vm.dirty_background_bytes (0: the ratio) */
 	uint64_t dirty_expire_ns;		/* vm.dirty_expire_centisecs */
 	uint64_t dirty_writeback_interval_ns;	/* vm.dirty_writeback_centisecs (0: no kupdate) */
+	uint64_t memcg_flush_time_ns;		/* memcontrol.c FLUSH_TIME: the periodic stats flush */
 };
 
 extern struct mm_kernel mm;

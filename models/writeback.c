@@ -448,12 +448,13 @@ static void wb_bio_submit(struct bdi_writeback *wb, struct wb_bio *bio, struct b
 		timer_add(done - delay, wb_bio_dequeue, bio);
 }
 
-static void wb_submit(struct bdi_writeback *wb, struct address_space *as, struct wb_bio *bio,
-		      uint64_t first)
+/* Submits bio from actor a (the flusher, or a task in fsync()). */
+static void wb_submit(struct bdi_writeback *wb, struct actor *a, struct address_space *as,
+		      struct wb_bio *bio, uint64_t first)
 {
-	actor_charge_sys(wb->actor, COST_BIO_SUBMIT_NS);
+	actor_charge_sys(a, COST_BIO_SUBMIT_NS);
 	wb->nr_written += bio->nr;
-	wb_bio_submit(wb, bio, as->bdev, as->bdev_start + first, actor_now_ns(wb->actor));
+	wb_bio_submit(wb, bio, as->bdev, as->bdev_start + first, actor_now_ns(a));
 }
 
 /*
@@ -461,8 +462,8 @@ static void wb_submit(struct bdi_writeback *wb, struct address_space *as, struct
  * (range_cyclic), found through the dirty tag; a locked folio or one still
  * under writeback is skipped and keeps its tag.
  */
-static uint64_t writeback_file(struct bdi_writeback *wb, struct address_space *as,
-			       uint64_t nr_to_write)
+static uint64_t writeback_file(struct bdi_writeback *wb, struct actor *a,
+			       struct address_space *as, uint64_t nr_to_write)
 {
 	struct wb_bio *bio = NULL;
 	uint64_t written = 0, first = 0;
@@ -490,7 +491,7 @@ static uint64_t writeback_file(struct bdi_writeback *wb, struct address_space *a
 			    folio_test_locked(folio))
 				continue;
 			if (bio && (bio->nr == WB_BIO_PAGES || first + bio->nr != i)) {
-				wb_submit(wb, as, bio, first);
+				wb_submit(wb, a, as, bio, first);
 				bio = NULL;
 			}
 			if (!bio) {
@@ -521,7 +522,7 @@ static uint64_t writeback_file(struct bdi_writeback *wb, struct address_space *a
 		}
 	}
 	if (bio)
-		wb_submit(wb, as, bio, first);
+		wb_submit(wb, a, as, bio, first);
 	/* a full circle comes back where it started */
 	if (!stopped)
 		next = start;
@@ -565,7 +566,7 @@ static void flusher_fn(struct actor *self, void *arg)
 				chunk = start_all_left;
 			while (wb->inflight >= WB_MAX_INFLIGHT)
 				waitq_wait(self, wb->inflight_wait, 0);
-			n = writeback_file(wb, as, chunk);
+			n = writeback_file(wb, self, as, chunk);
 			if (n)
 				wrote = true;
 			if (start_all_running)
@@ -584,6 +585,13 @@ static void flusher_fn(struct actor *self, void *arg)
 		/* wb_workfn: periodic kupdate writeback every dirty_writeback_interval */
 		waitq_wait(self, wb->wait, mm.dirty_writeback_interval_ns);
 	}
+}
+
+void filemap_fdatawrite(struct actor *a, struct address_space *as)
+{
+	for (int i = 0; i < nr_wbs; i++)
+		if (wbs[i].bdev == as->bdev && as->nr_dirty)
+			writeback_file(&wbs[i], a, as, UINT64_MAX);
 }
 
 int wb_create(struct blockdev *bdev)

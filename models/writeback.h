@@ -30,6 +30,12 @@
 #define BDP_MAX_PAUSE_NS (200 * NSEC_PER_MSEC)
 #define BDP_MIN_PAUSE_NS (4 * NSEC_PER_MSEC)
 
+/*
+ * filemap_fdatawrite() of fsync(): every dirty page of the file written
+ * from the caller (a), which does not wait for the IO (the callers here,
+ * WiredTiger's checkpoint and log threads, block no client on it).
+ */
+void filemap_fdatawrite(struct actor *a, struct address_space *as);
 /* Starts a flusher for a device (bdi_writeback); 0 or -ENOMEM. */
 int wb_create(struct blockdev *bdev);
 /* folio_mark_dirty(): a clean page cache folio becomes dirty (version + 1). */

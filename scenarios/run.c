@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -12,6 +13,24 @@
 #include "models/vmscan.h"
 #include "scenarios/run.h"
 #include "scenarios/workload.h"
+
+/*
+ * The kernel's periods shrink with the run (README, "Scale"): at --scale s
+ * a run's sizes and operation counts are s times the full-scale ones, so it
+ * lasts about s times as long, and so do the periods that recur in it;
+ * scenario keys of kind KEY_PERIOD (min_ttl, checkpoint, commit_interval,
+ * file-scan's pause) scale the same way when read. Latencies and CPU
+ * costs do not scale.
+ */
+static void scale_kernel_periods(double scale)
+{
+	/* vm.dirty_expire_centisecs, vm.dirty_writeback_centisecs */
+	mm.dirty_expire_ns = (uint64_t)llround((double)mm.dirty_expire_ns * scale);
+	mm.dirty_writeback_interval_ns =
+		(uint64_t)llround((double)mm.dirty_writeback_interval_ns * scale);
+	/* memcg's FLUSH_TIME (the periodic rstat flush) */
+	mm.memcg_flush_time_ns = (uint64_t)llround((double)mm.memcg_flush_time_ns * scale);
+}
 
 static uint64_t pages_of(uint64_t bytes)
 {
@@ -44,6 +63,10 @@ static void report_vmstat(struct run_result *r)
 	}
 	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)
 		result_add_u64(g, vm_event_name[i], mm.vm_events[i]);
+	/* no vmstat item: the writeback:writeback_wake_background-like count of
+	 * wakeup_flusher_threads(WB_REASON_VMSCAN) calls */
+	result_add_u64(result_group(r, "writeback"), "flusher_wakeups_vmscan",
+		       mm.nr_flusher_wakeups);
 }
 
 static void report_nodes(struct run_result *r)
@@ -413,6 +436,7 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 	};
 	if (s->memcg_opts.reclaim_batch >= 0)
 		mm.reclaim_batch = (enum memcg_reclaim_batch)s->memcg_opts.reclaim_batch;
+	scale_kernel_periods(s->machine.scale);
 	devs = calloc((size_t)s->nr_devices + 1, sizeof(*devs));
 	dev_next = calloc((size_t)s->nr_devices + 1, sizeof(*dev_next));
 	memcgs = calloc((size_t)s->nr_memcgs + 1, sizeof(*memcgs));

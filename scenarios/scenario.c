@@ -147,7 +147,7 @@ static const struct key_desc mglru_keys[] = {
 	K("exhaust_detect", KT_TRISTATE, U, struct scn_mglru, exhaust_detect, 0, 0, "0 or 1"),
 	K("retry_once", KT_TRISTATE, U, struct scn_mglru, retry_once, 0, 0, "0 or 1"),
 	K("fallback_gate", KT_TRISTATE, U, struct scn_mglru, fallback_gate, 0, 0, "0 or 1"),
-	K("min_ttl", KT_TIME, U, struct scn_mglru, min_ttl_ns, 0, 0, "a duration"),
+	K("min_ttl", KT_TIME, KEY_PERIOD, struct scn_mglru, min_ttl_ns, 0, 0, "a duration"),
 	{ 0 }
 };
 
@@ -423,6 +423,9 @@ static int set_key(void *obj, const struct key_desc *k, const struct entry *e, d
 	case KT_TIME:
 		if (parse_time_ns(e->value, (uint64_t *)p))
 			return bad_value(ec, e, k->what);
+		/* a period shrinks with the run it recurs in */
+		if (k->scale == KEY_PERIOD)
+			*(uint64_t *)p = (uint64_t)llround((double)*(uint64_t *)p * scale);
 		return 0;
 	case KT_STRING:
 		if (strlen(e->value) >= k->size || !*e->value)

@@ -137,6 +137,7 @@ enum key_scale {
 	KEY_UNSCALED = 1,	/* as written: times, ratios, counts of things that run */
 	KEY_SCALED,		/* times the scale */
 	KEY_SCALED_PAGES,	/* times the scale, then down to whole 4 KiB pages */
+	KEY_PERIOD,		/* a period of the run: times the scale (README, "Scale") */
 };
 
 struct key_desc {

@@ -32,8 +32,10 @@ static void check_key(const char *type, const struct key_desc *k, size_t params_
 	ck_assert_msg(k->what && *k->what, "%s: key '%s' has no value name", type, k->key);
 	ck_assert_msg(!strchr(k->key, '|') && !strchr(k->doc, '\n'), "%s: key '%s'", type, k->key);
 	ck_assert_msg(k->scale == KEY_UNSCALED || k->scale == KEY_SCALED ||
-		      k->scale == KEY_SCALED_PAGES,
+		      k->scale == KEY_SCALED_PAGES || k->scale == KEY_PERIOD,
 		      "%s: key '%s' does not say what --scale does to it", type, k->key);
+	ck_assert_msg(k->scale != KEY_PERIOD || k->type == KT_TIME,
+		      "%s: key '%s' is a period but not a duration", type, k->key);
 	ck_assert_msg(k->type != KT_CHOICE || (k->choices && k->choices[0]),
 		      "%s: choice key '%s' has no choices", type, k->key);
 	if (params_size)

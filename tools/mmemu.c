@@ -58,7 +58,8 @@ static void list_keys(FILE *f, const struct key_desc *tab, const char *indent)
 	for (const struct key_desc *k = tab; k && k->key; k++)
 		fprintf(f, "%s%-18s %s%s\n", indent, k->key, k->doc,
 			k->scale == KEY_SCALED ? " [scaled]"
-			: k->scale == KEY_SCALED_PAGES ? " [scaled, whole pages]" : "");
+			: k->scale == KEY_SCALED_PAGES ? " [scaled, whole pages]"
+			: k->scale == KEY_PERIOD ? " [a period: scaled]" : "");
 }
 
 static void list_policies(FILE *f, bool names)
