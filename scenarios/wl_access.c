@@ -116,7 +116,7 @@ int access_gen_start(struct access_gen *g, struct workload *w, const struct acce
 	if (!g->as)
 		return -ENOMEM;
 	g->nr_keys = nr_pages / p->pages_per_op;
-	zipf_init(&g->zipf, g->nr_keys, p->zipf_theta, true);
+	zipf_init(&g->zipf, g->nr_keys, p->zipf_theta, zipf_scramble_hash_first_of[p->scramble]);
 	for (int t = 0; t < c->threads; t++) {
 		snprintf(name, sizeof(name), "%s.%d", c->name, t);
 		if (!actor_create(name, c->node, access_thread, g, false))

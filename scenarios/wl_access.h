@@ -25,6 +25,7 @@ enum access_kind {
 struct access_params {
 	int access;			/* enum access_kind (files) */
 	double zipf_theta;		/* key skew; 0 = uniform */
+	int scramble;			/* zipf_scramble_hash_first index */
 	uint64_t pages_per_op;		/* consecutive pages touched per operation */
 	double write_ratio;		/* share of operations that write */
 	bool prefault;			/* anon: write every page once first */

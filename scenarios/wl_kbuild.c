@@ -56,6 +56,7 @@ struct kbuild_params {
 	uint64_t sources_size;		/* bytes of the .c files built */
 	uint64_t objects_size;		/* bytes of the objects written */
 	double zipf_theta;		/* skew of the header popularity */
+	int scramble;			/* zipf_scramble_hash_first index */
 };
 
 struct kbuild {
@@ -342,7 +343,8 @@ static int kbuild_start(struct workload *w, struct mem_cgroup *memcg, struct blo
 	kb->src_first = kb->hdr_pages * p->nr_headers;
 	kb->src_pages = pages(p->sources_size) / p->jobs;
 	kb->obj_pages = pages(p->objects_size) / p->jobs;
-	zipf_init(&kb->hdr_zipf, p->nr_headers, p->zipf_theta, true);
+	zipf_init(&kb->hdr_zipf, p->nr_headers, p->zipf_theta,
+		  zipf_scramble_hash_first_of[p->scramble]);
 	if (!actor_create(c->name, c->node, make_fn, kb, false))
 		return -ENOMEM;
 	return 0;
@@ -425,8 +427,11 @@ static const struct key_desc kbuild_keys[] = {
 		"bytes of the .c files, one per job"),
 	SCN_KEY("objects", KT_SIZE, KEY_SCALED, P, objects_size, 0, 0, "a size",
 		"bytes of the objects written, one per job"),
-	SCN_KEY("zipf_theta", KT_DOUBLE, KEY_UNSCALED, P, zipf_theta, 0, 0.9999,
-		"a zipf theta in [0, 1)", "skew of the header popularity (0: uniform)"),
+	SCN_KEY("zipf_theta", KT_DOUBLE, KEY_UNSCALED, P, zipf_theta, 0, 10,
+		"a zipf theta in [0, 10]", "skew of the header popularity (0: uniform)"),
+	SCN_CHOICE("scramble", P, scramble, zipf_scramble_hash_first,
+		   "hash, none, ycsb or permutation",
+		   "header ranks onto headers: hash (default), none, ycsb, permutation"),
 	{ 0 }
 };
 #undef P

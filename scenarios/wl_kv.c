@@ -50,8 +50,10 @@ static int anon_start(struct workload *w, struct mem_cgroup *memcg, struct block
 static const struct key_desc file_zipf_keys[] = {
 	SCN_CHOICE("access", P, access, access_kind_names, "an access kind (read, mmap)",
 		   "read: read()/write() calls; mmap: loads and stores through a shared mapping"),
-	SCN_KEY("zipf_theta", KT_DOUBLE, KEY_UNSCALED, P, zipf_theta, 0, 0.9999,
-		"a zipf theta in [0, 1)", "skew of the key popularity (0: uniform)"),
+	SCN_KEY("zipf_theta", KT_DOUBLE, KEY_UNSCALED, P, zipf_theta, 0, 10,
+		"a zipf theta in [0, 10]", "skew of the key popularity (0: uniform)"),
+	SCN_CHOICE("scramble", P, scramble, zipf_scramble_hash_first, "hash, none, ycsb or permutation",
+		   "ranks onto keys: hash (default), none, ycsb, permutation (README)"),
 	SCN_KEY("pages_per_op", KT_INT, KEY_UNSCALED, P, pages_per_op, 1, 4096,
 		"a page count (1-4096)", "consecutive pages one operation touches"),
 	SCN_KEY("write_ratio", KT_DOUBLE, KEY_UNSCALED, P, write_ratio, 0, 1, "a ratio in [0, 1]",
@@ -60,8 +62,10 @@ static const struct key_desc file_zipf_keys[] = {
 };
 
 static const struct key_desc anon_keys[] = {
-	SCN_KEY("zipf_theta", KT_DOUBLE, KEY_UNSCALED, P, zipf_theta, 0, 0.9999,
-		"a zipf theta in [0, 1)", "skew of the page popularity (0: uniform)"),
+	SCN_KEY("zipf_theta", KT_DOUBLE, KEY_UNSCALED, P, zipf_theta, 0, 10,
+		"a zipf theta in [0, 10]", "skew of the page popularity (0: uniform)"),
+	SCN_CHOICE("scramble", P, scramble, zipf_scramble_hash_first, "hash, none, ycsb or permutation",
+		   "ranks onto keys: hash (default), none, ycsb, permutation (README)"),
 	SCN_KEY("pages_per_op", KT_INT, KEY_UNSCALED, P, pages_per_op, 1, 4096,
 		"a page count (1-4096)", "consecutive pages one operation touches"),
 	SCN_KEY("write_ratio", KT_DOUBLE, KEY_UNSCALED, P, write_ratio, 0, 1, "a ratio in [0, 1]",

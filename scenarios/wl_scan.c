@@ -3,7 +3,10 @@
  * file-scan: readers of a shared file mapping that touch every page in
  * order, sleep `pause`, and start again, for as long as the run lasts
  * (daemons: the run ends without them), as a service rereading its
- * mapped data files does.
+ * mapped data files does. With `processes`, each reader is a process of
+ * its own (its own mm, page table and mm_list entry, as the published
+ * reproducer's nproc readers each mmap the file MAP_SHARED); otherwise
+ * they are threads of one process.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,12 +16,15 @@
 
 struct file_scan_params {
 	uint64_t pause_ns;		/* sleep after each pass */
+	bool processes;			/* one process per reader */
 };
 
 struct file_scan {
 	struct workload *w;		/* the workload */
 	struct address_space *as;	/* the mapped file */
 	uint64_t passes;		/* passes over the file */
+	struct task **tasks;		/* each reader's process (processes), else NULL */
+	int next;			/* readers started */
 };
 
 static void file_scan_thread(struct actor *a, void *arg)
@@ -26,11 +32,12 @@ static void file_scan_thread(struct actor *a, void *arg)
 	struct file_scan *fs = arg;
 	struct workload *w = fs->w;
 	const struct file_scan_params *p = w->cfg->params;
+	struct task *t = fs->tasks ? fs->tasks[fs->next++] : w->task;
 
-	a->task = w->task;
+	a->task = t;
 	for (;;) {
 		for (uint64_t pg = 0; pg < fs->as->nr_pages; pg++) {
-			int ret = filemap_map_access(a, w->task, fs->as, pg, false);
+			int ret = filemap_map_access(a, t, fs->as, pg, false);
 
 			if (ret < 0)
 				return;
@@ -57,7 +64,6 @@ static int file_scan_start(struct workload *w, struct mem_cgroup *memcg, struct 
 	struct file_scan *fs = calloc(1, sizeof(*fs));
 	char name[96];
 
-	(void)memcg;
 	if (!fs)
 		return -ENOMEM;
 	w->priv = fs;
@@ -65,6 +71,19 @@ static int file_scan_start(struct workload *w, struct mem_cgroup *memcg, struct 
 	fs->as = file_create(c->name, c->size / 4096, bdev, bdev_start, false);
 	if (!fs->as)
 		return -ENOMEM;
+	if (((const struct file_scan_params *)c->params)->processes) {
+		fs->tasks = calloc((size_t)c->threads, sizeof(*fs->tasks));
+		if (!fs->tasks)
+			return -ENOMEM;
+		/* the first reader is the workload's own process */
+		fs->tasks[0] = w->task;
+		for (int t = 1; t < c->threads; t++) {
+			snprintf(name, sizeof(name), "%s.%d", c->name, t);
+			fs->tasks[t] = task_create(name, memcg, c->node);
+			if (!fs->tasks[t])
+				return -ENOMEM;
+		}
+	}
 	for (int t = 0; t < c->threads; t++) {
 		snprintf(name, sizeof(name), "%s.%d", c->name, t);
 		if (!actor_create(name, c->node, file_scan_thread, fs, true))
@@ -82,8 +101,10 @@ static void file_scan_report(const struct workload *w, struct result_group *g, u
 }
 
 static const struct key_desc file_scan_keys[] = {
-	SCN_KEY("pause", KT_TIME, KEY_UNSCALED, struct file_scan_params, pause_ns, 0, 0,
+	SCN_KEY("pause", KT_TIME, KEY_PERIOD, struct file_scan_params, pause_ns, 0, 0,
 		"a duration", "sleep after each pass over the file"),
+	SCN_KEY("processes", KT_BOOL, KEY_UNSCALED, struct file_scan_params, processes, 0, 0,
+		"a boolean", "each reader a process of its own (own mm and page table)"),
 	{ 0 }
 };
 

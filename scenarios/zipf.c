@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include <math.h>
+#include <stddef.h>
 
 #include "scenarios/zipf.h"
 
@@ -8,6 +9,11 @@ const char *const zipf_scramble_names[NR_ZIPF_SCRAMBLE] = {
 	[ZIPF_HASH] = "hash",
 	[ZIPF_YCSB] = "ycsb",
 	[ZIPF_PERMUTATION] = "permutation",
+};
+
+const char *const zipf_scramble_hash_first[] = { "hash", "none", "ycsb", "permutation", NULL };
+const enum zipf_scramble zipf_scramble_hash_first_of[] = {
+	ZIPF_HASH, ZIPF_ORDER, ZIPF_YCSB, ZIPF_PERMUTATION,
 };
 
 /* Terms summed one by one; past this, Euler-Maclaurin. */

@@ -40,6 +40,10 @@ enum zipf_scramble {
 
 /* The names of enum zipf_scramble, for scenario keys and messages. */
 extern const char *const zipf_scramble_names[NR_ZIPF_SCRAMBLE];
+/* A `scramble` key whose default (index 0, unset) is the hash: its names,
+ * NULL-terminated, and the mapping of each onto enum zipf_scramble. */
+extern const char *const zipf_scramble_hash_first[];
+extern const enum zipf_scramble zipf_scramble_hash_first_of[];
 
 /* YCSB ScrambledZipfianGenerator: ITEM_COUNT, and ZETAN = zeta(ITEM_COUNT, 0.99) */
 #define ZIPF_YCSB_ITEMS 10000000000ULL

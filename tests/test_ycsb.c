@@ -75,7 +75,7 @@ END_TEST
 /* A checkpoint writes every dirty leaf, even those still cached. */
 START_TEST(test_checkpoint_writes_dirty_leaves)
 {
-	static const char *const often[] = { "workload.ycsb.checkpoint=5ms" };
+	static const char *const often[] = { "workload.ycsb.checkpoint=1s" };
 	static const char *const never[] = { "workload.ycsb.checkpoint=0" };
 	struct run_result ck, none;
 
@@ -112,6 +112,60 @@ static void assert_share(const struct run_result *r, const char *key, double wan
 
 	ck_assert_msg(fabs(got - want) < 0.02, "%s: %.3f of operations, want %.2f", key, got, want);
 }
+
+/*
+ * The checkpoint clock starts with the run phase, not at boot: at 1/256
+ * the load phase (prefault) takes ~0.08 s and the run ~0.12 s, so a 0.15 s
+ * interval (38.4 s at full scale) fits no checkpoint in the run, while a
+ * clock from boot would fit one.
+ */
+START_TEST(test_checkpoint_clock_from_run_phase)
+{
+	static const char *const long_iv[] = { "workload.ycsb.checkpoint=38.4s" };
+	static const char *const short_iv[] = { "workload.ycsb.checkpoint=12.8s" };
+	struct run_result l, sh;
+	double load;
+
+	run(long_iv, 1, &l);
+	run(short_iv, 1, &sh);
+	load = l.sim_seconds - value(&l, "workload.ycsb", "runtime_s");
+	ck_assert_msg(load > 0.03 && value(&l, "workload.ycsb", "runtime_s") < 0.15 &&
+		      l.sim_seconds > 0.15,
+		      "the test's premise: load %.3f s, run %.3f s", load,
+		      value(&l, "workload.ycsb", "runtime_s"));
+	ck_assert_double_eq(value(&l, "workload.ycsb", "checkpoints"), 0);
+	ck_assert_double_ge(value(&sh, "workload.ycsb", "checkpoints"), 1);
+	result_free(&l);
+	result_free(&sh);
+}
+END_TEST
+
+/*
+ * Copy-on-write: a reconciled leaf goes to a new extent, so the file's
+ * high-water mark rises past the loaded leaves; and every operation looks
+ * its key up in the _id index.
+ */
+START_TEST(test_cow_and_index)
+{
+	static const char *const no_index[] = { "workload.ycsb.index_size=0" };
+	struct run_result r, ni;
+	double loaded_leaves;
+
+	run(NULL, 0, &r);
+	run(no_index, 1, &ni);
+	/* 24300M/256 of 1215-byte records, 20 to a 24K leaf */
+	loaded_leaves = ceil(24300.0 * 1024 * 1024 / 256 / 1215 / 20);
+	ck_assert_double_gt(value(&r, "workload.ycsb", "leaves_reconciled"), 0);
+	ck_assert_double_gt(value(&r, "workload.ycsb", "extents_high"), loaded_leaves);
+	ck_assert_double_eq(value(&r, "workload.ycsb", "extents_in_place"), 0);
+	ck_assert_double_eq(value(&r, "workload.ycsb", "index_cache_hits") +
+			    value(&r, "workload.ycsb", "index_cache_misses"),
+			    value(&r, "workload.ycsb", "ops"));
+	ck_assert(isnan(harness_value(&ni, "workload.ycsb", "index_cache_hits")));
+	result_free(&r);
+	result_free(&ni);
+}
+END_TEST
 
 START_TEST(test_mix)
 {
@@ -210,6 +264,8 @@ static Suite *ycsb_suite(void)
 	tcase_add_test(tc, test_miss_reads_whole_leaf);
 	tcase_add_test(tc, test_dirty_leaves_written);
 	tcase_add_test(tc, test_checkpoint_writes_dirty_leaves);
+	tcase_add_test(tc, test_checkpoint_clock_from_run_phase);
+	tcase_add_test(tc, test_cow_and_index);
 	tcase_add_loop_test(tc, test_mix, 0, (int)(sizeof(mixes) / sizeof(mixes[0])));
 	tcase_add_test(tc, test_latest_reads_recent);
 	tcase_add_test(tc, test_scan_length);

@@ -177,6 +177,9 @@ static Suite *zipf_suite(void)
 	Suite *s = suite_create("zipf");
 	TCase *tc = tcase_create("zipf");
 
+	/* sampling hundreds of thousands of draws: slow under sanitizers */
+	tcase_set_timeout(tc, 120);
+
 	tcase_add_test(tc, test_zeta_large);
 	tcase_add_test(tc, test_fnvhash64);
 	tcase_add_test(tc, test_ycsb_ranks_past_keys);
