@@ -436,6 +436,13 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 	};
 	if (s->memcg_opts.reclaim_batch >= 0)
 		mm.reclaim_batch = (enum memcg_reclaim_batch)s->memcg_opts.reclaim_batch;
+	/* [sysctl] */
+	mm.vm_dirty_ratio = s->sysctl.dirty_ratio;
+	mm.vm_dirty_background_ratio = s->sysctl.dirty_background_ratio;
+	mm.vm_dirty_bytes = s->sysctl.dirty_bytes;
+	mm.vm_dirty_background_bytes = s->sysctl.dirty_background_bytes;
+	mm.dirty_expire_ns = (uint64_t)s->sysctl.dirty_expire_cs * 10 * NSEC_PER_MSEC;
+	mm.dirty_writeback_interval_ns = (uint64_t)s->sysctl.dirty_writeback_cs * 10 * NSEC_PER_MSEC;
 	scale_kernel_periods(s->machine.scale);
 	devs = calloc((size_t)s->nr_devices + 1, sizeof(*devs));
 	dev_next = calloc((size_t)s->nr_devices + 1, sizeof(*dev_next));

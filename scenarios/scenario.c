@@ -151,6 +151,22 @@ static const struct key_desc mglru_keys[] = {
 	{ 0 }
 };
 
+/* their kernel defaults: machine_defaults() */
+static const struct key_desc sysctl_keys[] = {
+	K("vm.dirty_ratio", KT_INT, U, struct scn_sysctl, dirty_ratio, 0, 100, "a percentage"),
+	K("vm.dirty_background_ratio", KT_INT, U, struct scn_sysctl, dirty_background_ratio, 0,
+	  100, "a percentage"),
+	K("vm.dirty_bytes", KT_SIZE, S, struct scn_sysctl, dirty_bytes, 0, 0, "a size"),
+	K("vm.dirty_background_bytes", KT_SIZE, S, struct scn_sysctl, dirty_background_bytes, 0,
+	  0, "a size"),
+	/* centiseconds, periods of the run: they shrink with --scale (run.c) */
+	K("vm.dirty_expire_centisecs", KT_INT, U, struct scn_sysctl, dirty_expire_cs, 0,
+	  2000000000, "centiseconds"),
+	K("vm.dirty_writeback_centisecs", KT_INT, U, struct scn_sysctl, dirty_writeback_cs, 0,
+	  2000000000, "centiseconds"),
+	{ 0 }
+};
+
 static const struct key_desc memcg_opts_keys[] = {
 	K("reclaim_batch", KT_RECLAIM_BATCH, U, struct scn_memcg_opts, reclaim_batch, 0, 0,
 	  "full, swap_cluster_max or decay4"),
@@ -609,6 +625,10 @@ static void *section_object(struct scenario *s, const struct parse_ctx *ctx,
 		*tab = swap_keys;
 		return &s->swap;
 	}
+	if (!strcmp(sec, "sysctl")) {
+		*tab = sysctl_keys;
+		return &s->sysctl;
+	}
 	if (!strcmp(sec, "memcg")) {
 		*tab = memcg_opts_keys;
 		return &s->memcg_opts;
@@ -681,6 +701,9 @@ static void machine_defaults(struct scenario *s)
 	s->machine.scale = 1.0;
 	s->mglru = (struct scn_mglru){ -1, -1, -1, -1, 0 };
 	s->memcg_opts.reclaim_batch = -1;
+	/* Documentation/admin-guide/sysctl/vm.rst defaults */
+	s->sysctl = (struct scn_sysctl){ .dirty_ratio = 20, .dirty_background_ratio = 10,
+					 .dirty_expire_cs = 3000, .dirty_writeback_cs = 500 };
 	snprintf(s->swap.type, sizeof(s->swap.type), "none");
 	snprintf(s->swap.compressor, sizeof(s->swap.compressor), "lz4");
 }
@@ -945,6 +968,20 @@ int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 			snprintf(err, errlen, "--set '%s': expected section.key=value", sets[i]);
 			free(ctx.e);
 			return -1;
+		}
+		/* a sysctl under its own name: vm.KEY=V, or sysctl.vm.KEY=V */
+		if (!strncmp(sets[i], "vm.", 3) || !strncmp(sets[i], "sysctl.vm.", 10)) {
+			const char *k = sets[i][0] == 's' ? sets[i] + 7 : sets[i];
+
+			if ((size_t)(eq - k) >= sizeof(key)) {
+				snprintf(err, errlen, "--set '%s': key too long", sets[i]);
+				free(ctx.e);
+				return -1;
+			}
+			memcpy(key, k, (size_t)(eq - k));
+			key[eq - k] = '\0';
+			add_entry(&ctx, "sysctl", key, eq + 1, 0, sets[i]);
+			continue;
 		}
 		/* [memcg] has no name: memcg.KEY=V; [memcg.NAME]: memcg.NAME.KEY=V */
 		if (!strncmp(sets[i], "machine.", 8) || !strncmp(sets[i], "mglru.", 6) ||

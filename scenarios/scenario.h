@@ -81,6 +81,16 @@ struct scn_mglru {
 	uint64_t min_ttl_ns;		/* min_ttl_ms */
 };
 
+/* [sysctl]: /proc/sys/vm knobs under their own names (vm.dirty_ratio = 20) */
+struct scn_sysctl {
+	int dirty_ratio;		/* vm.dirty_ratio, percent */
+	int dirty_background_ratio;	/* vm.dirty_background_ratio, percent */
+	uint64_t dirty_bytes;		/* vm.dirty_bytes (0: the ratio) */
+	uint64_t dirty_background_bytes;	/* vm.dirty_background_bytes (0: the ratio) */
+	int dirty_expire_cs;		/* vm.dirty_expire_centisecs */
+	int dirty_writeback_cs;		/* vm.dirty_writeback_centisecs (0: no periodic writeback) */
+};
+
 /* [memcg] (no name): options of the memcg code itself */
 struct scn_memcg_opts {
 	int reclaim_batch;		/* -1 default, else enum memcg_reclaim_batch */
@@ -100,6 +110,7 @@ struct scenario {
 	char *text;			/* the file's text */
 	struct scn_machine machine;
 	struct scn_mglru mglru;
+	struct scn_sysctl sysctl;
 	struct scn_swap swap;
 	struct scn_node node[SCN_MAX_NODES];
 	struct scn_device device[SCN_MAX_DEVICES];

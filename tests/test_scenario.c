@@ -341,6 +341,40 @@ START_TEST(test_base_file_loads)
 }
 END_TEST
 
+/* [sysctl]: vm.* knobs under their kernel names, kernel defaults, --set vm.X=V. */
+START_TEST(test_sysctl)
+{
+	char *t = variant(NR_BASE_LINES + 1, NULL, "[sysctl]\nvm.dirty_ratio = 5\n"
+			  "vm.dirty_background_bytes = 32M");
+	const char *sets[] = { "vm.dirty_expire_centisecs=100",
+			       "sysctl.vm.dirty_writeback_centisecs=0" };
+	char *path = harness_write_temp(t), err[1024];
+	struct scenario s;
+
+	ck_assert_msg(scenario_load(&s, path, NULL, 0, 1.0, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(s.sysctl.dirty_ratio, 5);
+	ck_assert_int_eq(s.sysctl.dirty_background_ratio, 10);	/* the default */
+	ck_assert_uint_eq(s.sysctl.dirty_background_bytes, 32 * MiB);
+	ck_assert_int_eq(s.sysctl.dirty_expire_cs, 3000);
+	ck_assert_int_eq(s.sysctl.dirty_writeback_cs, 500);
+	scenario_free(&s);
+	ck_assert_msg(scenario_load(&s, path, sets, 2, 0.5, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(s.sysctl.dirty_expire_cs, 100);
+	ck_assert_int_eq(s.sysctl.dirty_writeback_cs, 0);
+	ck_assert_uint_eq(s.sysctl.dirty_background_bytes, 16 * MiB);	/* a size: scaled */
+	scenario_free(&s);
+	unlink(path);
+	free(path);
+	free(t);
+	t = variant(NR_BASE_LINES + 1, NULL, "[sysctl]\nvm.dirty_ratio = 101");
+	expect_error(t, NR_BASE_LINES + 2, "vm.dirty_ratio", NULL);
+	free(t);
+	t = variant(NR_BASE_LINES + 1, NULL, "[sysctl]\nvm.dirty_colour = 1");
+	expect_error(t, NR_BASE_LINES + 2, "vm.dirty_colour", NULL);
+	free(t);
+}
+END_TEST
+
 START_TEST(test_bad_unknown_key)
 {
 	char *t = variant(8, NULL, "colour = blue");
@@ -523,6 +557,7 @@ static Suite *scenario_suite(void)
 
 	tc = tcase_create("bad_input");
 	tcase_add_test(tc, test_bad_unknown_key);
+	tcase_add_test(tc, test_sysctl);
 	tcase_add_test(tc, test_bad_unknown_section);
 	tcase_add_test(tc, test_bad_key_before_any_section);
 	tcase_add_test(tc, test_bad_size_banana);
