@@ -91,16 +91,18 @@ struct address_space *file_create(const char *name, uint64_t nr_pages,
 	as->disk_version = calloc(nr_pages ? nr_pages : 1, sizeof(*as->disk_version));
 	as->dirty_tag = calloc(nr_pages / 64 + 1, sizeof(*as->dirty_tag));
 	as->dirty_tag_sum = calloc(nr_pages / 4096 + 1, sizeof(*as->dirty_tag_sum));
+	as->page_version = calloc(nr_pages ? nr_pages : 1, sizeof(*as->page_version));
 	as->bdev = bdev;
 	as->bdev_start = bdev_start;
 	as->exec = exec;
 	if (!as->slots || !as->mapcount || !as->disk_version || !as->dirty_tag ||
-	    !as->dirty_tag_sum || mapping_register(as)) {
+	    !as->dirty_tag_sum || !as->page_version || mapping_register(as)) {
 		free(as->slots);
 		free(as->mapcount);
 		free(as->disk_version);
 		free(as->dirty_tag);
 		free(as->dirty_tag_sum);
+		free(as->page_version);
 		free(as);
 		return NULL;
 	}
@@ -120,11 +122,13 @@ struct address_space *anon_region_create(struct task *t, const char *name,
 	as->nr_pages = nr_pages;
 	as->slots = calloc(nr_pages, sizeof(*as->slots));
 	as->ptes = calloc(nr_pages, sizeof(*as->ptes));
+	as->page_version = calloc(nr_pages ? nr_pages : 1, sizeof(*as->page_version));
 	as->owner = t;
 	r = realloc(t->regions, (size_t)(t->nr_regions + 1) * sizeof(*r));
-	if (!as->slots || !as->ptes || !r || mapping_register(as)) {
+	if (!as->slots || !as->ptes || !as->page_version || !r || mapping_register(as)) {
 		free(as->slots);
 		free(as->ptes);
+		free(as->page_version);
 		free(as);
 		if (r)
 			t->regions = r;
@@ -143,6 +147,7 @@ void anon_region_zap(struct address_space *as)
 
 		if (!entry)
 			continue;
+		as->page_version[i] = 0;	/* the data goes; a new fault reads zeroes */
 		if (xa_is_value(entry)) {
 			swap_zap_entry(as, i);
 			continue;
@@ -243,8 +248,10 @@ static uint64_t task_teardown(struct actor *a, struct task *t)
 
 		free(as->slots);
 		free(as->ptes);
+		free(as->page_version);
 		as->slots = NULL;
 		as->ptes = NULL;
+		as->page_version = NULL;
 		as->nr_pages = 0;
 		as->owner = NULL;
 	}
@@ -788,7 +795,7 @@ int anon_access(struct actor *a, struct task *t, struct address_space *as,
 	if (*pte & PTE_PRESENT) {
 		folio = folio_of((uint32_t)as->slots[index]);
 		if (write && !(*pte & PTE_DIRTY))
-			folio->version++;	/* a new data version since it was last clean */
+			folio_inc_version(folio);	/* new data since it was last clean */
 		*pte |= PTE_YOUNG | (write ? PTE_DIRTY : 0);
 		actor_charge_user(a, access_cost(a, folio, COST_MMAP_HIT_NS));
 		return ACCESS_HIT;

@@ -164,6 +164,8 @@ retry:
 	/* No victim left: the charge is forced, as the kernel bypasses it. */
 	page_counter_charge(memcg, 1);
 done:
+	/* a charge without its folio until the caller has one (alloc_charge_folio) */
+	memcg->nr_charge_inflight++;
 	mem_cgroup_handle_over_high(a, memcg);
 	return 0;
 }

@@ -549,8 +549,13 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 		actor_create("sampler", 0, sampler_fn, &sm, true);
 	}
 
+	if (o->check_invariants)
+		mm_check_invariants_periodic(o->check_every);
 	end_ns = engine_run(s->machine.duration_ns);
-
+	if (mm_invariants_broken()) {
+		snprintf(err, errlen, "%s", mm_invariants_broken());
+		goto out;
+	}
 	if (o->check_invariants && mm_check_invariants(err, errlen))
 		goto out;
 
