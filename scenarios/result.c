@@ -290,18 +290,38 @@ int result_send(const struct run_result *r, FILE *f)
 	return rc;
 }
 
+/*
+ * The record's length is the sender's word only: the buffer grows with what
+ * arrives (64 KiB, then doubling), so a stream cut short or a length that
+ * is garbage costs what the stream holds, not what it claims.
+ */
 Mmemu__Run *result_recv(FILE *f)
 {
 	Mmemu__Run *m = NULL;
-	uint8_t head[4], *buf;
-	size_t len;
+	uint8_t head[4], *buf = NULL;
+	size_t len, got = 0, cap = 0;
 
 	if (fread(head, 1, 4, f) != 4)
 		return NULL;
 	len = (size_t)get_le(head, 4);
-	buf = malloc(len + 1);
-	if (buf && fread(buf, 1, len, f) == len)
-		m = mmemu__run__unpack(NULL, len, buf);
+	while (got < len) {
+		size_t want = cap ? 2 * cap : 1 << 16, n;
+		uint8_t *grown;
+
+		if (want > len)
+			want = len;
+		grown = realloc(buf, want);
+		if (!grown)
+			goto out;
+		buf = grown;
+		cap = want;
+		n = fread(buf + got, 1, cap - got, f);
+		got += n;
+		if (got < cap)
+			goto out;	/* short: the sender died, or the length lies */
+	}
+	m = mmemu__run__unpack(NULL, len, buf ? buf : head);
+out:
 	free(buf);
 	return m;
 }
