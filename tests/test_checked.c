@@ -29,7 +29,7 @@ START_TEST(test_scenario_checked)
 
 	snprintf(path, sizeof(path), "%s/scenarios/%s", harness_srcdir(), names[_i]);
 	ck_assert_msg(!scenario_load(&s, path, sets, 1, SCALE, err, sizeof(err)), "%s", err);
-	snprintf(policies, sizeof(policies), "%s", s.machine.policy[0] ? s.machine.policy : "classic");
+	snprintf(policies, sizeof(policies), "%s", s.machine.policy ? s.machine.policy : "classic");
 	scenario_free(&s);
 	for (char *p = strtok_r(policies, ",", &save); p; p = strtok_r(NULL, ",", &save), nr++) {
 		char *text = NULL;

@@ -501,7 +501,7 @@ static int cmd_run(int argc, char **argv)
 	}
 	options = join_sets(sets, nr_sets);
 	if (!policy_arg)
-		policy_arg = s.machine.policy[0] ? s.machine.policy : "classic";
+		policy_arg = s.machine.policy ? s.machine.policy : "classic";
 	policy_buf = strdup(policy_arg);
 	if (!options || !policy_buf) {
 		rc = die("out of memory");

@@ -733,7 +733,7 @@ int cmd_sweep(int argc, char **argv)
 	};
 	struct sweep sw;
 	struct axis axes[SWEEP_MAX_SETS];
-	char *policies[SWEEP_MAX_POLICIES], policy_buf[512], err[512], exe[4096];
+	char *policies[SWEEP_MAX_POLICIES], *policy_buf = NULL, err[512], exe[4096];
 	const char *policy_arg = NULL, *out_path = NULL;
 	struct output_opts oo = { .format = "text" };
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -911,8 +911,8 @@ int cmd_sweep(int argc, char **argv)
 		goto out_scenario;
 	}
 	if (!policy_arg)
-		policy_arg = s.machine.policy[0] ? s.machine.policy : "classic";
-	snprintf(policy_buf, sizeof(policy_buf), "%s", policy_arg);
+		policy_arg = s.machine.policy ? s.machine.policy : "classic";
+	policy_buf = xstrdup(policy_arg);
 	for (char *save, *p = strtok_r(policy_buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
 		if (sw.nr_policies == SWEEP_MAX_POLICIES) {
 			rc = die("too many policies");
@@ -1030,6 +1030,7 @@ out_free:
 	free(sw.results);
 	free(sw.order);
 out_scenario:
+	free(policy_buf);
 	scenario_free(&s);
 out_args:
 #ifdef MMEMU_HAVE_MPI
