@@ -140,9 +140,12 @@ struct actor *actor_create(const char *name, int node, actor_fn fn, void *arg,
 	char host[32];
 	sg_actor_t sa;
 
-	if (!a)
+	/* a name that does not fit is refused, not cut: a cut one could be another's */
+	if (!a || strlen(name) >= sizeof(a->name)) {
+		free(a);
 		return NULL;
-	snprintf(a->name, sizeof(a->name), "%s", name);
+	}
+	memcpy(a->name, name, strlen(name) + 1);
 	a->node = node;
 	a->quantum_ns = ACTOR_DEFAULT_QUANTUM_NS;
 	a->fn = fn;

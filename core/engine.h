@@ -28,7 +28,7 @@ struct actor;
 typedef void (*actor_fn)(struct actor *self, void *arg);
 
 struct actor {
-	char name[48];		/* unique name; seeds the random stream */
+	char name[96];		/* unique name; seeds the random stream (never cut: see actor_create) */
 	int node;		/* NUMA node whose host runs the actor */
 	uint64_t cpu_pending_ns;	/* CPU cost not yet handed to the engine */
 	uint64_t utime_ns;	/* user CPU charged so far */

@@ -61,13 +61,13 @@ struct task *task_create(const char *name, struct mem_cgroup *memcg, int nid)
 {
 	struct task *t;
 
-	if (mm.nr_tasks >= MAX_TASKS)
-		return NULL;
+	if (mm.nr_tasks >= MAX_TASKS || strlen(name) >= sizeof(t->name))
+		return NULL;	/* a cut name could be another task's */
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
 	t->id = ++mm.last_task_id;
-	snprintf(t->name, sizeof(t->name), "%s", name);
+	memcpy(t->name, name, strlen(name) + 1);
 	t->memcg = memcg;
 	t->nid = nid;
 	/* lru_gen_add_mm(): a new mm is walked by the next iteration (force_scan) */
@@ -79,12 +79,12 @@ struct task *task_create(const char *name, struct mem_cgroup *memcg, int nid)
 struct address_space *file_create(const char *name, uint64_t nr_pages,
 				  struct blockdev *bdev, uint64_t bdev_start, bool exec)
 {
-	struct address_space *as = calloc(1, sizeof(*as));
+	struct address_space *as = strlen(name) < sizeof(as->name) ? calloc(1, sizeof(*as)) : NULL;
 
 	if (!as)
-		return NULL;
+		return NULL;	/* out of memory, or a name that does not fit: never cut */
 	as->type = AS_FILE;
-	snprintf(as->name, sizeof(as->name), "%s", name);
+	memcpy(as->name, name, strlen(name) + 1);
 	as->nr_pages = nr_pages;
 	as->slots = calloc(nr_pages, sizeof(*as->slots));
 	as->mapcount = calloc(nr_pages ? nr_pages : 1, sizeof(*as->mapcount));
@@ -112,13 +112,13 @@ struct address_space *file_create(const char *name, uint64_t nr_pages,
 struct address_space *anon_region_create(struct task *t, const char *name,
 					 uint64_t nr_pages)
 {
-	struct address_space *as = calloc(1, sizeof(*as));
+	struct address_space *as = strlen(name) < sizeof(as->name) ? calloc(1, sizeof(*as)) : NULL;
 	uint32_t *r;
 
 	if (!as)
-		return NULL;
+		return NULL;	/* out of memory, or a name that does not fit: never cut */
 	as->type = AS_ANON;
-	snprintf(as->name, sizeof(as->name), "%s", name);
+	memcpy(as->name, name, strlen(name) + 1);
 	as->nr_pages = nr_pages;
 	as->slots = calloc(nr_pages, sizeof(*as->slots));
 	as->ptes = calloc(nr_pages, sizeof(*as->ptes));

@@ -151,7 +151,7 @@ enum lruvec_flags {
 };
 
 struct mem_cgroup {
-	char name[64];			/* path below the root, "" for the root */
+	char name[64];			/* its name, "" for the root (never cut: see mem_cgroup_create) */
 	unsigned short id;		/* mem_cgroup_id(), nonzero */
 	struct mem_cgroup *parent;	/* NULL for the root */
 	struct mem_cgroup **children;	/* child memcgs */
@@ -240,7 +240,7 @@ struct vm_area {
 struct address_space {
 	uint32_t id;			/* index in mm.mappings */
 	enum address_space_type type;	/* file or anon */
-	char name[48];			/* scenario name */
+	char name[96];			/* scenario name (never cut: see file_create) */
 	uint64_t nr_pages;		/* size */
 	uint64_t *slots;		/* per page: folio index, shadow, or 0 */
 	uint8_t *ptes;			/* anon: per page PTE_* bits (its one mm) */
@@ -267,7 +267,7 @@ struct address_space {
 /* A process: a memcg member with anonymous regions; the OOM killer's unit. */
 struct task {
 	int id;				/* pid-like */
-	char name[48];			/* comm */
+	char name[96];			/* comm (never cut, unlike the kernel's 16 bytes: see task_create) */
 	struct mem_cgroup *memcg;	/* its cgroup */
 	int nid;			/* preferred node (mempolicy local) */
 	bool oom_killed;		/* SIGKILL from the OOM killer */

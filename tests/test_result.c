@@ -64,7 +64,7 @@ START_TEST(test_recv_round_trip)
 	FILE *f = open_memstream(&buf, &len);
 
 	result_init(&r);
-	snprintf(r.policy, sizeof(r.policy), "classic");
+	result_set_run(&r, "classic", NULL);
 	r.seed = 7;
 	result_add_u64(result_group(&r, "vmstat"), "pgscan_file", 42);
 	ck_assert_int_eq(result_send(&r, f), 0);
