@@ -531,10 +531,17 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 				dev_next[d] += workload_device_pages(sw);
 			}
 		}
-		if (workload_start(&wls[i], sw, memcg, bdev, start)) {
-			snprintf(err, errlen, "scenario '%s': [workload.%s]: cannot set it up",
-				 s->path, sw->name);
-			goto out;
+		{
+			int ret = workload_start(&wls[i], sw, memcg, bdev, start);
+
+			/* what the scenario asks is checked up front: this is the host's limit */
+			if (ret) {
+				snprintf(err, errlen, "scenario '%s': [workload.%s]: cannot set it up: "
+					 "%s", s->path, sw->name,
+					 ret == -ENOMEM ? "out of host memory for its pages (size)"
+							: strerror(-ret));
+				goto out;
+			}
 		}
 	}
 	if (!strcmp(s->swap.type, "zram")) {

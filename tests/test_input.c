@@ -179,6 +179,33 @@ START_TEST(test_bad_trace_exit_2)
 }
 END_TEST
 
+/* Lists with an empty item and a key swept twice: status 2 before anything runs. */
+START_TEST(test_bad_lists_exit_2)
+{
+	static const char *const cases[][8] = {
+		{ "run", NULL, "--policy", "classic,,mglru-budget", NULL },
+		{ "run", NULL, "--policy", ",classic", NULL },
+		{ "sweep", NULL, "--policy", "classic,", NULL },
+		{ "sweep", NULL, "--set", "workload.reader.ops=1,2", "--set", "workload.reader.ops=3",
+		  NULL },
+	};
+	static const char *const says[] = { "an empty name", "an empty name", "an empty name",
+					    "swept by another" };
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *args[8];
+		struct cli_out o;
+
+		memcpy(args, cases[i], sizeof(args));
+		args[1] = cli_quickstart();
+		o = cli_run(args);
+		ck_assert_msg(o.status == 2, "case %zu: status %d", i, o.status);
+		ck_assert_msg(strstr(o.err, says[i]), "case %zu: %s", i, o.err);
+		cli_out_free(&o);
+	}
+}
+END_TEST
+
 static Suite *input_suite(void)
 {
 	Suite *s = suite_create("input");
@@ -189,6 +216,7 @@ static Suite *input_suite(void)
 	tcase_add_test(tc, test_sweep_long_options_two_groups);
 	tcase_add_test(tc, test_bad_scenarios_exit_2);
 	tcase_add_test(tc, test_bad_trace_exit_2);
+	tcase_add_test(tc, test_bad_lists_exit_2);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -58,6 +58,13 @@ int args_u64(const char *s, uint64_t *v)
 	return errno || *end ? -1 : 0;
 }
 
+bool args_list_has_empty(const char *s)
+{
+	size_t n = strlen(s);
+
+	return !n || s[0] == ',' || s[n - 1] == ',' || strstr(s, ",,");
+}
+
 int args_seeds(const char *s, size_t max, uint64_t **seeds, size_t *nr)
 {
 	const char *dots = strstr(s, "..");
@@ -82,7 +89,7 @@ int args_seeds(const char *s, size_t max, uint64_t **seeds, size_t *nr)
 		return 0;
 	}
 	*seeds = calloc(strlen(s) / 2 + 1, sizeof(**seeds));
-	if (!*seeds || strstr(s, ",,") || s[0] == ',' || s[strlen(s) ? strlen(s) - 1 : 0] == ',')
+	if (!*seeds || args_list_has_empty(s))
 		goto bad;
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		if (args_u64(t, &a) || *nr == max)

@@ -507,6 +507,11 @@ static int cmd_run(int argc, char **argv)
 		rc = die("out of memory");
 		goto out;
 	}
+	if (args_list_has_empty(policy_arg)) {
+		snprintf(err, sizeof(err), "policy list '%.200s': an empty name", policy_arg);
+		rc = die(err);
+		goto out;
+	}
 	for (char *save, *p = strtok_r(policy_buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
 		if (nr_policies == MAX_POLICIES) {
 			rc = die("too many policies");

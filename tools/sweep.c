@@ -766,6 +766,15 @@ int cmd_sweep(int argc, char **argv)
 					 optarg);
 				{ rc = die(err); goto out_args; }
 			}
+			for (size_t a = 0; a < sw.nr_axes; a++)
+				if (!strcmp(axes[a].key, axes[sw.nr_axes].key)) {
+					snprintf(err, sizeof(err), "--set '%.200s': %s is swept by "
+						 "another --set already", optarg, axes[a].key);
+					free(axes[sw.nr_axes].key);
+					free(axes[sw.nr_axes].vals);
+					rc = die(err);
+					goto out_args;
+				}
 			sw.nr_axes++;
 			break;
 		case 'S':
@@ -913,6 +922,11 @@ int cmd_sweep(int argc, char **argv)
 	if (!policy_arg)
 		policy_arg = s.machine.policy ? s.machine.policy : "classic";
 	policy_buf = xstrdup(policy_arg);
+	if (args_list_has_empty(policy_arg)) {
+		snprintf(err, sizeof(err), "policy list '%.200s': an empty name", policy_arg);
+		rc = die(err);
+		goto out_scenario;
+	}
 	for (char *save, *p = strtok_r(policy_buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
 		if (sw.nr_policies == SWEEP_MAX_POLICIES) {
 			rc = die("too many policies");
