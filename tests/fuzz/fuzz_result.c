@@ -3,8 +3,10 @@
  * libFuzzer target: the readers of saved results (scenarios/result.c):
  * result_file_read() on a saved file (MMEMUPB1, a length and an
  * mmemu.Invocation) as `mmemu report` and `mmemu plot` read it, then what
- * report prints of it (tools/output.c: text, JSON, CSV); and result_recv()
- * on the same bytes, the record a run child sends its parent.
+ * report prints of it (tools/output.c: text, JSON, CSV, and the summaries
+ * over seeds of tools/summary.c); and result_recv() on the same bytes, the
+ * record a run child sends its parent. A writer that refuses the file says
+ * why.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 
 #include "scenarios/result.h"
 #include "tools/output.h"
+#include "tools/summary.h"
 
 static FILE *devnull;
 
@@ -22,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const char *const formats[] = { "text", "json", "csv" };
 	Mmemu__Invocation *inv;
 	Mmemu__Run *run;
-	char why[256];
+	char why[256], err[512];
 	FILE *f;
 
 	if (!devnull && !(devnull = fopen("/dev/null", "w")))
@@ -37,7 +40,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();	/* a rejection says why */
 	if (inv && inv->n_runs)	/* `report` rejects a file without runs */
 		for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-			output_write(devnull, formats[i], inv);
+			for (int all = 0; all < 2; all++) {
+				const struct output_opts o = { .format = formats[i], .all = all };
+
+				err[0] = '\0';
+				if (output_write(devnull, &o, inv, err, sizeof(err)) && !err[0])
+					abort();
+				err[0] = '\0';
+				if (summary_write(devnull, &o, inv, err, sizeof(err)) && !err[0])
+					abort();
+			}
 	if (inv)
 		mmemu__invocation__free_unpacked(inv, NULL);
 	rewind(f);

@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *f;
 
 	if (!path[0]) {
-		char dir[] = "/tmp/mmemu-fuzz-XXXXXX";
+		char dir[] = "mmemu-fuzz-XXXXXX";	/* in the directory tests/fuzz/run gives */
 
 		if (!mkdtemp(dir))
 			abort();

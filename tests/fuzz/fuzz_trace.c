@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!path[0]) {
 		int fd;
 
-		snprintf(path, sizeof(path), "/tmp/mmemu-fuzz-trace-XXXXXX");
+		snprintf(path, sizeof(path), "mmemu-fuzz-trace-XXXXXX");	/* in the working directory */
 		fd = mkstemp(path);
 		if (fd < 0)
 			abort();
