@@ -303,6 +303,29 @@ START_TEST(test_csv_quoting)
 END_TEST
 
 /* Three seeds each: a value that moves in every seed is marked, one that does not is not. */
+/*
+ * A summary that cannot be JSON (options that are not UTF-8, in the second
+ * group) is refused with the reason; fuzz_result found it leaked the
+ * group's seeds and metrics on that way out (LeakSanitizer).
+ */
+START_TEST(test_summary_json_not_utf8)
+{
+	static const char *const g[] = { "vmstat" };
+	struct output_opts o = { .format = "json" };
+	struct made m;
+	char *text;
+	int rc;
+
+	make_run(&m, 0, "classic", "", g, 1, 0);
+	make_run(&m, 1, "classic", "memcg.a.max=\xff", g, 1, 0);
+	make_inv(&m, 2);
+	text = write_to_string(&o, &m.inv, true, &rc);
+	ck_assert_int_ne(rc, 0);
+	ck_assert_msg(strstr(text, "UTF-8"), "%s", text);
+	free(text);
+}
+END_TEST
+
 START_TEST(test_summary_marks)
 {
 	static const char *const g[] = { "vmstat" };
@@ -348,6 +371,7 @@ static Suite *output_suite(void)
 	tcase_add_test(tc, test_json_bad_sample);
 	tcase_add_test(tc, test_csv_quoting);
 	tcase_add_test(tc, test_summary_marks);
+	tcase_add_test(tc, test_summary_json_not_utf8);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -360,7 +360,7 @@ static json_t *stat_json(const struct summary *s, int c, int slot, const char *g
 
 static int summary_json(FILE *f, struct summary *s, char *err, size_t errlen)
 {
-	json_t *root = json_object(), *groups = json_array();
+	json_t *root = json_object(), *groups = json_array(), *seeds = NULL, *metrics = NULL;
 	int rc = -1;
 
 	if (!root || !groups)
@@ -374,8 +374,11 @@ static int summary_json(FILE *f, struct summary *s, char *err, size_t errlen)
 	json_object_set_new(root, "runs", json_integer((json_int_t)s->inv->n_runs));
 	json_object_set_new(root, "confidence", json_real(0.95));
 	for (int c = 0; c < s->nr_cols; c++) {
-		json_t *g = json_object(), *seeds = json_array(), *metrics = json_array();
+		json_t *g = json_object();
 
+		/* held here until g takes them: an error on the way must not leak them */
+		seeds = json_array();
+		metrics = json_array();
 		json_array_append_new(groups, g);
 		if (json_object_set_new(g, "policy", output_json_string(s->col[c].policy, err, errlen)) ||
 		    json_object_set_new(g, "options",
@@ -385,6 +388,7 @@ static int summary_json(FILE *f, struct summary *s, char *err, size_t errlen)
 		for (size_t i = 0; i < s->col[c].nr; i++)
 			json_array_append_new(seeds, json_integer((json_int_t)s->inv->runs[s->col[c].runs[i]]->seed));
 		json_object_set_new(g, "seeds", seeds);
+		seeds = NULL;
 		json_array_append_new(metrics, stat_json(s, c, -1, "run", "sim_seconds"));
 		for (int slot = 0; slot < s->rs.nr_slots; slot++) {
 			const char *group = s->rs.groups[s->rs.slots[slot].group].name;
@@ -399,6 +403,7 @@ static int summary_json(FILE *f, struct summary *s, char *err, size_t errlen)
 			json_array_append_new(metrics, stat_json(s, c, slot, group, key));
 		}
 		json_object_set_new(g, "metrics", metrics);
+		metrics = NULL;
 	}
 	json_object_set_new(root, "groups", groups);
 	groups = NULL;
@@ -408,6 +413,8 @@ static int summary_json(FILE *f, struct summary *s, char *err, size_t errlen)
 out:
 	if (rc && !err[0])
 		snprintf(err, errlen, "out of memory");
+	json_decref(seeds);
+	json_decref(metrics);
 	json_decref(groups);
 	json_decref(root);
 	return rc;
