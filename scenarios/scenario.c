@@ -94,13 +94,14 @@ int parse_time_ns(const char *s, uint64_t *ns)
 	return 0;
 }
 
+/* A decimal integer in [lo, hi]: "010" is ten, not eight (strtol's base 0 took it as octal). */
 static int parse_long(const char *s, long lo, long hi, long *out)
 {
 	char *end;
 	long v;
 
 	errno = 0;
-	v = strtol(s, &end, 0);
+	v = strtol(s, &end, 10);
 	while (isspace((unsigned char)*end))
 		end++;
 	if (end == s || *end || errno || v < lo || v > hi)

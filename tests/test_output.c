@@ -73,6 +73,18 @@ START_TEST(test_args_numbers)
 	ck_assert_int_ne(args_seeds("1,", 100, &seeds, &n), 0);
 	ck_assert_int_ne(args_seeds("1..1000", 100, &seeds, &n), 0);
 	ck_assert_int_ne(args_seeds("x", 100, &seeds, &n), 0);
+	/* seeds are decimal or 0x hex: "010" is ten, not octal eight */
+	{
+		uint64_t v;
+
+		ck_assert_int_eq(args_u64("010", &v), 0);
+		ck_assert_uint_eq(v, 10);
+		ck_assert_int_eq(args_u64("0x10", &v), 0);
+		ck_assert_uint_eq(v, 16);
+		ck_assert_int_ne(args_u64("0x", &v), 0);
+		ck_assert_int_ne(args_u64("0x-1", &v), 0);
+		ck_assert_int_ne(args_u64("08x", &v), 0);
+	}
 }
 END_TEST
 

@@ -762,6 +762,15 @@ START_TEST(test_line_syntax_edges)
 	t = variant(6, "[memcg.a b]", NULL);
 	expect_error(t, 6, "letters, digits", NULL);
 	free(t);
+	/* integers are decimal: 010 threads are ten, 0x10 is no integer */
+	t = variant(13, NULL, "threads = 010");
+	load_ok(t, NULL, 0, &s);
+	ck_assert_int_eq(s.workload[0].threads, 10);
+	scenario_free(&s);
+	free(t);
+	t = variant(13, NULL, "threads = 0x10");
+	expect_error(t, 13, "threads", "0x10");
+	free(t);
 }
 END_TEST
 

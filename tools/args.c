@@ -54,7 +54,14 @@ int args_u64(const char *s, uint64_t *v)
 	if (!isdigit((unsigned char)s[0]))
 		return -1;
 	errno = 0;
-	*v = strtoull(s, &end, 0);
+	/* decimal, or hex after 0x: a leading 0 is not octal ("010" is ten) */
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		if (!isxdigit((unsigned char)s[2]))
+			return -1;
+		*v = strtoull(s + 2, &end, 16);
+	} else {
+		*v = strtoull(s, &end, 10);
+	}
 	return errno || *end ? -1 : 0;
 }
 
