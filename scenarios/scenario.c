@@ -271,6 +271,8 @@ struct parse_ctx {
 	char *key, *value;	/* that line's, when libinih got a stand-in (malloc'ed) */
 	int err_line;		/* the line of the first error found here (0: none) */
 	char err[512];		/* its message, without the file and line */
+	uint32_t *index;	/* (section, key) -> entry + 1, open addressing; 0: empty */
+	uint32_t index_size;	/* a power of two, at least twice nr */
 };
 
 static char *xstrndup(const char *s, size_t n)
@@ -328,8 +330,81 @@ static const char *lskip(const char *s, const char *end)
 	return s;
 }
 
-static struct entry *entry_add(struct parse_ctx *ctx)
+/*
+ * An entry's slot in ctx->index (FNV-1a of section, NUL, key; a header has
+ * no key). The index keeps finding a repeated key linear in the file's
+ * size: a crafted file of a million keys took minutes to compare pairwise.
+ */
+static uint32_t entry_hash(const char *section, const char *key)
 {
+	uint32_t h = 2166136261u;
+
+	for (const char *c = section; *c; c++)
+		h = (h ^ (unsigned char)*c) * 16777619u;
+	h = (h ^ 0xffu) * 16777619u;
+	for (const char *c = key ? key : ""; *c; c++)
+		h = (h ^ (unsigned char)*c) * 16777619u;
+	return key ? h : ~h;
+}
+
+static bool entry_is(const struct entry *e, const char *section, const char *key)
+{
+	return !strcmp(e->section, section) && (key ? e->key && !strcmp(e->key, key) : !e->key);
+}
+
+/* The index slot of (section, key): the entry's, or the empty one where it would go. */
+static uint32_t *index_slot(const struct parse_ctx *ctx, const char *section, const char *key)
+{
+	uint32_t mask = ctx->index_size - 1, i = entry_hash(section, key) & mask;
+
+	while (ctx->index[i] && !entry_is(&ctx->e[ctx->index[i] - 1], section, key))
+		i = (i + 1) & mask;
+	return &ctx->index[i];
+}
+
+/* Files every entry in a new index of twice the size. */
+static void index_grow(struct parse_ctx *ctx)
+{
+	uint32_t size = ctx->index_size ? 2 * ctx->index_size : 256;
+
+	free(ctx->index);
+	ctx->index = calloc(size, sizeof(*ctx->index));
+	if (!ctx->index) {
+		fprintf(stderr, "mmemu: out of memory\n");
+		abort();	/* host out of memory */
+	}
+	ctx->index_size = size;
+	for (int i = 0; i < ctx->nr; i++) {
+		uint32_t *slot = index_slot(ctx, ctx->e[i].section, ctx->e[i].key);
+
+		if (!*slot)	/* the first of a repeated one, as entry_add keeps */
+			*slot = (uint32_t)i + 1;
+	}
+}
+
+/* The first entry of (section, key) (key NULL: the header), or NULL. */
+static const struct entry *entry_find(const struct parse_ctx *ctx, const char *section,
+				      const char *key)
+{
+	uint32_t slot;
+
+	if (!ctx->index_size)
+		return NULL;
+	slot = *index_slot(ctx, section, key);
+	return slot ? &ctx->e[slot - 1] : NULL;
+}
+
+/*
+ * A new entry for (section, key) (malloc'ed strings, taken over); the
+ * index keeps the first of a repeated one (only --set repeats the file's).
+ */
+static struct entry *entry_add(struct parse_ctx *ctx, char *section, char *key)
+{
+	struct entry *e;
+	uint32_t *slot;
+
+	if ((uint32_t)ctx->nr * 2 >= ctx->index_size)
+		index_grow(ctx);
 	if (ctx->nr == ctx->cap) {
 		int cap = ctx->cap ? 2 * ctx->cap : 64;
 		struct entry *n = realloc(ctx->e, (size_t)cap * sizeof(*n));
@@ -341,18 +416,15 @@ static struct entry *entry_add(struct parse_ctx *ctx)
 		ctx->e = n;
 		ctx->cap = cap;
 	}
-	memset(&ctx->e[ctx->nr], 0, sizeof(ctx->e[0]));
-	return &ctx->e[ctx->nr++];
-}
-
-static const struct entry *entry_find(const struct parse_ctx *ctx, const char *section,
-				      const char *key)
-{
-	for (int i = 0; i < ctx->nr; i++)
-		if (!strcmp(ctx->e[i].section, section) &&
-		    (key ? ctx->e[i].key && !strcmp(ctx->e[i].key, key) : !ctx->e[i].key))
-			return &ctx->e[i];
-	return NULL;
+	e = &ctx->e[ctx->nr];
+	memset(e, 0, sizeof(*e));
+	e->section = section;
+	e->key = key;
+	slot = index_slot(ctx, section, key);
+	if (!*slot)
+		*slot = (uint32_t)ctx->nr + 1;
+	ctx->nr++;
+	return e;
 }
 
 /* "[name]" (then nothing, or a comment): the header's entry, or a message. */
@@ -382,8 +454,7 @@ static void section_line(struct parse_ctx *ctx, const char *p, const char *end)
 	}
 	free(ctx->section);
 	ctx->section = name;
-	e = entry_add(ctx);
-	e->section = xstrdup(name);
+	e = entry_add(ctx, xstrdup(name), NULL);
 	e->line = ctx->line;
 }
 
@@ -466,9 +537,7 @@ static int ini_entry_handler(void *user, const char *section, const char *name, 
 			   ctx->section, name, first->line);
 		return 0;
 	}
-	e = entry_add(ctx);
-	e->section = xstrdup(ctx->section);
-	e->key = xstrdup(name);
+	e = entry_add(ctx, xstrdup(ctx->section), xstrdup(name));
 	e->value = xstrdup(value);
 	e->line = ctx->line;
 	return 1;
@@ -482,6 +551,7 @@ static void parse_ctx_free(struct parse_ctx *ctx)
 		free(ctx->e[i].value);
 	}
 	free(ctx->e);
+	free(ctx->index);
 	free(ctx->section);
 	free(ctx->key);
 	free(ctx->value);
@@ -1180,9 +1250,7 @@ static int set_entry(struct parse_ctx *ctx, const char *set, char *err, size_t e
 			free(key);
 			return -1;
 		}
-	e = entry_add(ctx);
-	e->section = sec;
-	e->key = key;
+	e = entry_add(ctx, sec, key);
 	e->value = xstrdup(eq + 1);
 	e->set = set;
 	return 0;

@@ -823,6 +823,25 @@ START_TEST(test_chrome_group_names_clash)
 }
 END_TEST
 
+/*
+ * A file of 300000 keys is judged in one pass: each key was compared with
+ * every earlier one (minutes at this size, hours at the 16 MiB limit).
+ */
+START_TEST(test_many_keys_one_pass)
+{
+	size_t cap = 300000 * 16 + 4096, len;
+	char *t = variant(0, NULL, NULL), *text = malloc(cap);
+
+	ck_assert_ptr_nonnull(text);
+	len = (size_t)snprintf(text, cap, "%s", t);
+	for (int i = 0; i < 300000; i++)
+		len += (size_t)snprintf(text + len, cap - len, "k%d = 1\n", i);
+	expect_error(text, 14, "k0", "unknown key");
+	free(text);
+	free(t);
+}
+END_TEST
+
 static Suite *scenario_suite(void)
 {
 	Suite *s = suite_create("scenario");
@@ -862,6 +881,7 @@ static Suite *scenario_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("robust");
+	tcase_set_timeout(tc, 30);	/* a loaded host: the many-keys file is 4.6 MB */
 	tcase_add_test(tc, test_long_comment_is_a_comment);
 	tcase_add_test(tc, test_long_line_means_the_short_one);
 	tcase_add_test(tc, test_long_values_are_whole);
@@ -872,6 +892,7 @@ static Suite *scenario_suite(void)
 	tcase_add_test(tc, test_empty_section_declares);
 	tcase_add_test(tc, test_sizes_beyond_the_model);
 	tcase_add_test(tc, test_chrome_group_names_clash);
+	tcase_add_test(tc, test_many_keys_one_pass);
 	suite_add_tcase(s, tc);
 	return s;
 }
