@@ -371,6 +371,38 @@ START_TEST(test_plot_names_whole)
 }
 END_TEST
 
+/* More memcgs in one run than the model can make (1024) is not a run: status 2. */
+START_TEST(test_plot_more_names_than_a_run)
+{
+	char *dir = temp_dir(), *out = path_in(dir, "m.svg"), *pb, *rows[2] = { NULL, NULL };
+	size_t len = 0;
+	FILE *f = open_memstream(&rows[0], &len);
+	const char *args[] = { "plot", NULL, "--what", "memory", "-o", out, NULL };
+	struct cli_out o;
+
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "{\"kind\": \"stats\", \"t\": 0.1, \"workingset_refault_anon\": 0, "
+		   "\"workingset_refault_file\": 0, \"ops\": {}, \"memory_current\": {");
+	for (int i = 0; i < 1100; i++)
+		fprintf(f, "%s\"/m%d\": 4096", i ? ", " : "", i);
+	fprintf(f, "}}");
+	ck_assert_int_eq(fclose(f), 0);
+	pb = crafted(dir, (const char *const *)rows);
+	args[1] = pb;
+	o = cli_run(args);
+	ck_assert_int_eq(o.status, 2);
+	ck_assert_msg(strstr(o.err, "more than 1024 names"), "%s", o.err);
+	ck_assert_int_ne(access(out, F_OK), 0);
+	free(rows[0]);
+	cli_out_free(&o);
+	unlink(pb);
+	free(pb);
+	free(out);
+	ck_assert_int_eq(rmdir(dir), 0);
+	free(dir);
+}
+END_TEST
+
 static Suite *plot_suite(void)
 {
 	Suite *s = suite_create("plot");
@@ -390,6 +422,7 @@ static Suite *plot_suite(void)
 	tcase_add_test(tc, test_plot_no_gnuplot_exit_2);
 	tcase_add_test(tc, test_plot_crafted_input_exit_2);
 	tcase_add_test(tc, test_plot_names_whole);
+	tcase_add_test(tc, test_plot_more_names_than_a_run);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -253,11 +253,22 @@ static struct lvec *lvec_get(struct prun *r, const char *memcg, int node, bool g
 	return lv;
 }
 
+/* Whether ss has a series of that name. */
+static bool series_has(const struct seriesset *ss, const char *name)
+{
+	for (int i = 0; i < ss->n; i++)
+		if (!strcmp(ss->s[i].name, name))
+			return true;
+	return false;
+}
+
 /*
  * Every value of the object o (name -> count) into ss at time t; a
- * cumulative counter (ops) must not go down from its last value.
+ * cumulative counter (ops) must not go down from its last value. A run has
+ * at most max names in all (memcgs, workloads): more is not a run, and
+ * would make every lookup longer.
  */
-static int add_map(struct seriesset *ss, const json_t *o, const char *what, double t,
+static int add_map(struct seriesset *ss, const json_t *o, const char *what, int max, double t,
 		   bool cumulative, char *why)
 {
 	const char *key;
@@ -268,6 +279,9 @@ static int add_map(struct seriesset *ss, const json_t *o, const char *what, doub
 	json_object_foreach((json_t *)o, key, v) {
 		double x = json_is_number(v) ? json_number_value(v) : -1;
 
+		if (ss->n >= max && !series_has(ss, key))
+			return bad(why, "%s: more than %d names in a run, more than the model has",
+				   what, max);
 		if (!(x >= 0 && x <= EXACT_MAX * 4096) || x != floor(x))
 			return bad(why, "%s of '%.60s' is not a count", what, key);
 		if (cumulative && x < series_last(ss, key))
@@ -335,6 +349,19 @@ static int add_lruvec_row(struct prun *r, const json_t *o, double t, bool gens, 
 				return bad(why, "%s is not a count", list_names[i]);
 			}
 	}
+	/* every (memcg, node), as generations or lists: no more in a run */
+	if (r->nlv >= MAX_MEMCGS * SCN_MAX_NODES * 2) {
+		bool known = false;
+
+		for (int i = 0; i < r->nlv && !known; i++)
+			known = !strcmp(r->lv[i].memcg, json_string_value(memcg)) &&
+				r->lv[i].node == (int)node && r->lv[i].gens == gens;
+		if (!known) {
+			free(row.v);
+			return bad(why, "more than %d lruvecs in a run, more than the model has",
+				   MAX_MEMCGS * SCN_MAX_NODES * 2);
+		}
+	}
 	lv = lvec_get(r, json_string_value(memcg), (int)node, gens);
 	if (lv && lv->n) {
 		const struct lvrow *last = &lv->rows[lv->n - 1];
@@ -381,9 +408,9 @@ static int add_stats_row(struct prun *r, const json_t *o, double t, char *why)
 		if (series_add(&r->refault, refaults[i][1], t, x))
 			return bad(why, "out of memory");
 	}
-	if (add_map(&r->mem, json_object_get(o, "memory_current"), "memory_current", t, false,
-		    why) ||
-	    add_map(&r->ops, json_object_get(o, "ops"), "ops", t, true, why))
+	if (add_map(&r->mem, json_object_get(o, "memory_current"), "memory_current", MAX_MEMCGS, t,
+		    false, why) ||
+	    add_map(&r->ops, json_object_get(o, "ops"), "ops", SCN_MAX_WORKLOADS, t, true, why))
 		return -1;
 	r->nr_stats++;
 	r->last_stats_t = t;
