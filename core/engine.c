@@ -40,7 +40,43 @@ static struct {
 	size_t nr_actors, cap_actors;
 	struct waitq *timer_wq;	/* wakes the timer actor */
 	struct actor *timer_actor;	/* runs the timer callbacks */
+	uint64_t nr_quiescent;	/* blocking calls so far */
+	uint64_t check_every;	/* quiescent points between checks (0: none) */
+	uint64_t check_left;	/* ... until the next one */
+	engine_check_fn check_fn;	/* the check */
+	void *check_arg;	/* its argument */
 } eng;
+
+void engine_set_check(uint64_t every, engine_check_fn fn, void *arg)
+{
+	eng.check_every = fn ? every : 0;
+	eng.check_left = eng.check_every;
+	eng.check_fn = fn;
+	eng.check_arg = arg;
+}
+
+uint64_t engine_nr_quiescent(void)
+{
+	return eng.nr_quiescent;
+}
+
+/*
+ * Actor a is about to block. A failed check ends the run here: the other
+ * actors are killed, then this one (SimGrid unwinds their stacks), and
+ * simgrid_run() returns.
+ */
+static void engine_quiescent(struct actor *a)
+{
+	eng.nr_quiescent++;
+	if (!eng.check_every || --eng.check_left)
+		return;
+	eng.check_left = eng.check_every;
+	if (!eng.check_fn(eng.check_arg, actor_now_ns(a)))
+		return;
+	eng.check_every = 0;
+	sg_actor_kill_all();
+	sg_actor_exit();
+}
 
 uint64_t engine_clock_ns(void)
 {
@@ -104,9 +140,12 @@ struct actor *actor_create(const char *name, int node, actor_fn fn, void *arg,
 	char host[32];
 	sg_actor_t sa;
 
-	if (!a)
+	/* a name that does not fit is refused, not cut: a cut one could be another's */
+	if (!a || strlen(name) >= sizeof(a->name)) {
+		free(a);
 		return NULL;
-	snprintf(a->name, sizeof(a->name), "%s", name);
+	}
+	memcpy(a->name, name, strlen(name) + 1);
 	a->node = node;
 	a->quantum_ns = ACTOR_DEFAULT_QUANTUM_NS;
 	a->fn = fn;
@@ -142,6 +181,7 @@ void actor_flush_cpu(struct actor *a)
 
 	if (!ns)
 		return;
+	engine_quiescent(a);
 	a->cpu_pending_ns = 0;
 	sg_actor_execute((double)ns);
 	current_actor = a;
@@ -150,6 +190,7 @@ void actor_flush_cpu(struct actor *a)
 void actor_sleep_until_ns(struct actor *a, uint64_t t)
 {
 	actor_flush_cpu(a);
+	engine_quiescent(a);
 	if (t > engine_clock_ns())
 		sg_actor_sleep_until(ns_to_s(t));
 	current_actor = a;
@@ -158,6 +199,7 @@ void actor_sleep_until_ns(struct actor *a, uint64_t t)
 void actor_sleep_ns(struct actor *a, uint64_t ns)
 {
 	actor_flush_cpu(a);
+	engine_quiescent(a);
 	if (ns)
 		sg_actor_sleep_for(ns_to_s(ns));
 	current_actor = a;
@@ -221,6 +263,7 @@ bool waitq_wait(struct actor *a, struct waitq *wq, uint64_t timeout_ns)
 	 * before the call, no longer holds.
 	 */
 	actor_flush_cpu(a);
+	engine_quiescent(a);
 	if (timeout_ns)
 		timed_out = sg_sem_acquire_timeout(a->sem, ns_to_s(timeout_ns));
 	else
@@ -304,6 +347,7 @@ void sim_mutex_destroy(struct sim_mutex *m)
 void sim_mutex_lock(struct actor *a, struct sim_mutex *m)
 {
 	actor_flush_cpu(a);
+	engine_quiescent(a);
 	sg_mutex_lock(m->m);
 	current_actor = a;
 }
@@ -428,6 +472,8 @@ void engine_exit(void)
 	waitq_destroy(eng.timer_wq);
 	eng.timer_wq = NULL;
 	eng.timer_actor = NULL;
+	engine_set_check(0, NULL, NULL);
+	eng.nr_quiescent = 0;
 	free(timers.heap);
 	memset(&timers, 0, sizeof(timers));
 }

@@ -28,7 +28,7 @@ struct actor;
 typedef void (*actor_fn)(struct actor *self, void *arg);
 
 struct actor {
-	char name[48];		/* unique name; seeds the random stream */
+	char name[96];		/* unique name; seeds the random stream (never cut: see actor_create) */
 	int node;		/* NUMA node whose host runs the actor */
 	uint64_t cpu_pending_ns;	/* CPU cost not yet handed to the engine */
 	uint64_t utime_ns;	/* user CPU charged so far */
@@ -55,6 +55,19 @@ int engine_init(const char *platform_xml, uint64_t seed);
 uint64_t engine_run(uint64_t until_ns);
 /* Frees the actors; the SimGrid engine itself lives until process exit. */
 void engine_exit(void);
+
+/*
+ * A check at the engine's quiescent points. An actor about to block (hand
+ * its CPU time over, sleep, wait, take a lock) is where every other actor
+ * sits blocked too, so what it sees there is what any actor can see: every
+ * `every` such points, fn(arg, the actor's time) runs there. fn returns
+ * nonzero to end the run at once: every actor is stopped and engine_run()
+ * returns. fn must not call the engine. every 0 (or fn NULL): no checks.
+ */
+typedef int (*engine_check_fn)(void *arg, uint64_t now_ns);
+void engine_set_check(uint64_t every, engine_check_fn fn, void *arg);
+/* Quiescent points passed so far (blocking calls of every actor). */
+uint64_t engine_nr_quiescent(void);
 
 /* Simulated clock as seen by the engine (excludes pending CPU). */
 uint64_t engine_clock_ns(void);

@@ -61,13 +61,13 @@ struct task *task_create(const char *name, struct mem_cgroup *memcg, int nid)
 {
 	struct task *t;
 
-	if (mm.nr_tasks >= MAX_TASKS)
-		return NULL;
+	if (mm.nr_tasks >= MAX_TASKS || strlen(name) >= sizeof(t->name))
+		return NULL;	/* a cut name could be another task's */
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
 	t->id = ++mm.last_task_id;
-	snprintf(t->name, sizeof(t->name), "%s", name);
+	memcpy(t->name, name, strlen(name) + 1);
 	t->memcg = memcg;
 	t->nid = nid;
 	/* lru_gen_add_mm(): a new mm is walked by the next iteration (force_scan) */
@@ -79,28 +79,30 @@ struct task *task_create(const char *name, struct mem_cgroup *memcg, int nid)
 struct address_space *file_create(const char *name, uint64_t nr_pages,
 				  struct blockdev *bdev, uint64_t bdev_start, bool exec)
 {
-	struct address_space *as = calloc(1, sizeof(*as));
+	struct address_space *as = strlen(name) < sizeof(as->name) ? calloc(1, sizeof(*as)) : NULL;
 
 	if (!as)
-		return NULL;
+		return NULL;	/* out of memory, or a name that does not fit: never cut */
 	as->type = AS_FILE;
-	snprintf(as->name, sizeof(as->name), "%s", name);
+	memcpy(as->name, name, strlen(name) + 1);
 	as->nr_pages = nr_pages;
 	as->slots = calloc(nr_pages, sizeof(*as->slots));
 	as->mapcount = calloc(nr_pages ? nr_pages : 1, sizeof(*as->mapcount));
 	as->disk_version = calloc(nr_pages ? nr_pages : 1, sizeof(*as->disk_version));
 	as->dirty_tag = calloc(nr_pages / 64 + 1, sizeof(*as->dirty_tag));
 	as->dirty_tag_sum = calloc(nr_pages / 4096 + 1, sizeof(*as->dirty_tag_sum));
+	as->page_version = calloc(nr_pages ? nr_pages : 1, sizeof(*as->page_version));
 	as->bdev = bdev;
 	as->bdev_start = bdev_start;
 	as->exec = exec;
 	if (!as->slots || !as->mapcount || !as->disk_version || !as->dirty_tag ||
-	    !as->dirty_tag_sum || mapping_register(as)) {
+	    !as->dirty_tag_sum || !as->page_version || mapping_register(as)) {
 		free(as->slots);
 		free(as->mapcount);
 		free(as->disk_version);
 		free(as->dirty_tag);
 		free(as->dirty_tag_sum);
+		free(as->page_version);
 		free(as);
 		return NULL;
 	}
@@ -110,21 +112,23 @@ struct address_space *file_create(const char *name, uint64_t nr_pages,
 struct address_space *anon_region_create(struct task *t, const char *name,
 					 uint64_t nr_pages)
 {
-	struct address_space *as = calloc(1, sizeof(*as));
+	struct address_space *as = strlen(name) < sizeof(as->name) ? calloc(1, sizeof(*as)) : NULL;
 	uint32_t *r;
 
 	if (!as)
-		return NULL;
+		return NULL;	/* out of memory, or a name that does not fit: never cut */
 	as->type = AS_ANON;
-	snprintf(as->name, sizeof(as->name), "%s", name);
+	memcpy(as->name, name, strlen(name) + 1);
 	as->nr_pages = nr_pages;
 	as->slots = calloc(nr_pages, sizeof(*as->slots));
 	as->ptes = calloc(nr_pages, sizeof(*as->ptes));
+	as->page_version = calloc(nr_pages ? nr_pages : 1, sizeof(*as->page_version));
 	as->owner = t;
 	r = realloc(t->regions, (size_t)(t->nr_regions + 1) * sizeof(*r));
-	if (!as->slots || !as->ptes || !r || mapping_register(as)) {
+	if (!as->slots || !as->ptes || !as->page_version || !r || mapping_register(as)) {
 		free(as->slots);
 		free(as->ptes);
+		free(as->page_version);
 		free(as);
 		if (r)
 			t->regions = r;
@@ -143,6 +147,7 @@ void anon_region_zap(struct address_space *as)
 
 		if (!entry)
 			continue;
+		as->page_version[i] = 0;	/* the data goes; a new fault reads zeroes */
 		if (xa_is_value(entry)) {
 			swap_zap_entry(as, i);
 			continue;
@@ -243,8 +248,10 @@ static uint64_t task_teardown(struct actor *a, struct task *t)
 
 		free(as->slots);
 		free(as->ptes);
+		free(as->page_version);
 		as->slots = NULL;
 		as->ptes = NULL;
+		as->page_version = NULL;
 		as->nr_pages = 0;
 		as->owner = NULL;
 	}
@@ -788,7 +795,7 @@ int anon_access(struct actor *a, struct task *t, struct address_space *as,
 	if (*pte & PTE_PRESENT) {
 		folio = folio_of((uint32_t)as->slots[index]);
 		if (write && !(*pte & PTE_DIRTY))
-			folio->version++;	/* a new data version since it was last clean */
+			folio_inc_version(folio);	/* new data since it was last clean */
 		*pte |= PTE_YOUNG | (write ? PTE_DIRTY : 0);
 		actor_charge_user(a, access_cost(a, folio, COST_MMAP_HIT_NS));
 		return ACCESS_HIT;

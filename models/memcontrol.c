@@ -17,12 +17,12 @@ struct mem_cgroup *mem_cgroup_create(struct mem_cgroup *parent, const char *name
 	struct mem_cgroup *memcg;
 	int nid;
 
-	if (mm.nr_memcgs + 1 >= MAX_MEMCGS)
-		return NULL;
+	if (mm.nr_memcgs + 1 >= MAX_MEMCGS || strlen(name) >= sizeof(memcg->name))
+		return NULL;	/* a cut name could be another memcg's */
 	memcg = calloc(1, sizeof(*memcg));
 	if (!memcg)
 		return NULL;
-	snprintf(memcg->name, sizeof(memcg->name), "%s", name);
+	memcpy(memcg->name, name, strlen(name) + 1);
 	memcg->id = (unsigned short)++mm.nr_memcgs;
 	mm.memcgs[memcg->id] = memcg;
 	memcg->parent = parent;
@@ -164,6 +164,8 @@ retry:
 	/* No victim left: the charge is forced, as the kernel bypasses it. */
 	page_counter_charge(memcg, 1);
 done:
+	/* a charge without its folio until the caller has one (alloc_charge_folio) */
+	memcg->nr_charge_inflight++;
 	mem_cgroup_handle_over_high(a, memcg);
 	return 0;
 }

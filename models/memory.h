@@ -23,7 +23,11 @@ enum access_result {
 /* ---- memcg (memcontrol.c) ---- */
 struct mem_cgroup *mem_cgroup_create(struct mem_cgroup *parent, const char *name);
 struct mem_cgroup *mem_cgroup_find(const char *name);
-/* try_charge_memcg() for one page: reclaim, retries, then the OOM killer. */
+/*
+ * try_charge_memcg() for one page: reclaim, retries, then the OOM killer.
+ * On success the page counts in memcg->nr_charge_inflight until the caller
+ * gives it a folio or uncharges it (and then takes it off that count).
+ */
 int mem_cgroup_charge(struct actor *a, struct task *t, struct mem_cgroup *memcg);
 void mem_cgroup_uncharge(struct mem_cgroup *memcg, uint64_t nr_pages);
 /* Charges one page if every ancestor has room; no reclaim. */

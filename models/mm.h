@@ -151,7 +151,7 @@ enum lruvec_flags {
 };
 
 struct mem_cgroup {
-	char name[64];			/* path below the root, "" for the root */
+	char name[64];			/* its name, "" for the root (never cut: see mem_cgroup_create) */
 	unsigned short id;		/* mem_cgroup_id(), nonzero */
 	struct mem_cgroup *parent;	/* NULL for the root */
 	struct mem_cgroup **children;	/* child memcgs */
@@ -169,6 +169,7 @@ struct mem_cgroup {
 	bool online;			/* not deleted */
 	void *lrupriv;			/* policy state per memcg (memcg LRU) */
 	uint64_t stats_updates;		/* |stat changes| in its subtree since its last flush */
+	uint64_t nr_charge_inflight;	/* charged here, no folio yet (alloc_charge_folio in reclaim) */
 };
 
 enum pgdat_flags {
@@ -239,7 +240,7 @@ struct vm_area {
 struct address_space {
 	uint32_t id;			/* index in mm.mappings */
 	enum address_space_type type;	/* file or anon */
-	char name[48];			/* scenario name */
+	char name[96];			/* scenario name (never cut: see file_create) */
 	uint64_t nr_pages;		/* size */
 	uint64_t *slots;		/* per page: folio index, shadow, or 0 */
 	uint8_t *ptes;			/* anon: per page PTE_* bits (its one mm) */
@@ -260,12 +261,13 @@ struct address_space {
 	uint64_t dirtied_ns;		/* when it went from clean to dirty (inode->dirtied_when) */
 	uint64_t writeback_index;	/* where the flusher goes on */
 	uint32_t *disk_version;		/* data version the device holds per page */
+	uint32_t *page_version;		/* per page: the version last written, wherever it is now */
 };
 
 /* A process: a memcg member with anonymous regions; the OOM killer's unit. */
 struct task {
 	int id;				/* pid-like */
-	char name[48];			/* comm */
+	char name[96];			/* comm (never cut, unlike the kernel's 16 bytes: see task_create) */
 	struct mem_cgroup *memcg;	/* its cgroup */
 	int nid;			/* preferred node (mempolicy local) */
 	bool oom_killed;		/* SIGKILL from the OOM killer */
@@ -325,7 +327,6 @@ struct mm_kernel {
 	uint64_t vm_events[NR_VM_EVENT_ITEMS];	/* /proc/vmstat events */
 	int vm_swappiness;		/* vm.swappiness */
 	unsigned int bucket_order;	/* workingset shadow timestamp granularity */
-	uint64_t nr_alloc_inflight;	/* charged, not yet on an LRU */
 	uint64_t nr_oom_kills;		/* OOM kills of any kind */
 	bool swap_enabled;		/* a swap device exists */
 	struct swap_info *swap;		/* the swap device (NULL: none) */
@@ -345,6 +346,9 @@ struct mm_kernel {
 	uint64_t dirty_expire_ns;		/* vm.dirty_expire_centisecs */
 	uint64_t dirty_writeback_interval_ns;	/* vm.dirty_writeback_centisecs (0: no kupdate) */
 	uint64_t memcg_flush_time_ns;		/* memcontrol.c FLUSH_TIME: the periodic stats flush */
+	uint64_t invariant_check_every;	/* mm_check_invariants_periodic(): its argument */
+	uint64_t nr_invariant_checks;	/* periodic checks done */
+	char invariant_broken[640];	/* the first broken invariant, with its time ("": none) */
 };
 
 extern struct mm_kernel mm;
@@ -376,6 +380,18 @@ static inline struct lruvec *folio_lruvec(const struct folio *folio)
 static inline struct address_space *folio_mapping(const struct folio *folio)
 {
 	return mm.mappings[folio->mapping];
+}
+
+/*
+ * A write made new data in the folio: a new version for it and for its page
+ * (mm_check_invariants() then finds that version wherever the page goes:
+ * in the folio, on the device, in a swap slot).
+ */
+static inline void folio_inc_version(struct folio *folio)
+{
+	folio->version++;
+	if (folio->mapping)
+		folio_mapping(folio)->page_version[folio->index] = folio->version;
 }
 
 /* Kernel-wide setup from nodes already described in `machine`. */
@@ -505,7 +521,25 @@ static inline uint8_t *rmap_iter_next(struct rmap_iter *it, struct vm_area **vma
 	return NULL;
 }
 
-/* Checks the model's invariants; 0 or -1 with a message in err. */
+/*
+ * Checks the model's invariants, exactly, at any point where no actor is
+ * running (every sleeping actor's partial work included): every folio is
+ * free or charged, on its lruvec's list or isolated; node and table counts
+ * add up; each memcg's usage is its folios plus its in-flight charges; a
+ * page's last written version is in its folio, else on its device or its
+ * swap slot. 0, or -1 with a message naming the memcg, node, folio or page.
+ */
 int mm_check_invariants(char *err, size_t len);
+
+/*
+ * mm_check_invariants() during the run, at the engine's quiescent points
+ * (see engine_set_check), every `every` of them; 0: one per
+ * MM_CHECK_PAGES_PER_POINT pages the check walks, so that it costs a fixed
+ * share of any run. The first broken invariant ends the run there, and
+ * mm_invariants_broken() says when and where.
+ */
+void mm_check_invariants_periodic(uint64_t every);
+/* "invariant broken at T s simulated: <what, naming the object>", or NULL. */
+const char *mm_invariants_broken(void);
 
 #endif

@@ -61,16 +61,13 @@ uint32_t alloc_charge_folio(struct actor *a, struct task *t, struct mem_cgroup *
 
 	/*
 	 * The kernel allocates, then charges. Charging first keeps the folio
-	 * out of existence while either step may sleep in reclaim; the pages
-	 * in between are counted in nr_alloc_inflight.
+	 * out of existence while either step may sleep in reclaim; the charge
+	 * counts in memcg->nr_charge_inflight until the folio exists.
 	 */
-	mm.nr_alloc_inflight++;
-	if (mem_cgroup_charge(a, t, memcg)) {
-		mm.nr_alloc_inflight--;
+	if (mem_cgroup_charge(a, t, memcg))
 		return 0;
-	}
 	nid = __alloc_pages(a, t, t ? t->nid : a->node);
-	mm.nr_alloc_inflight--;
+	memcg->nr_charge_inflight--;
 	if (nid < 0) {
 		mem_cgroup_uncharge(memcg, 1);
 		return 0;

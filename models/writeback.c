@@ -100,7 +100,7 @@ void folio_mark_dirty(struct folio *folio)
 {
 	struct address_space *as = folio_mapping(folio);
 
-	folio->version++;
+	folio_inc_version(folio);
 	if (folio_test_dirty(folio))
 		return;
 	folio_set_dirty(folio);

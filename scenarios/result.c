@@ -17,11 +17,30 @@ void result_free(struct run_result *r)
 	for (int i = 0; i < r->nr; i++)
 		free(r->g[i].v);
 	free(r->g);
+	free(r->policy);
+	free(r->options);
 	free(r->dump);
 	for (int i = 0; i < r->nr_samples; i++)
 		free(r->samples[i]);
 	free(r->samples);
 	memset(r, 0, sizeof(*r));
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		abort();	/* host out of memory */
+	return d;
+}
+
+void result_set_run(struct run_result *r, const char *policy, const char *options)
+{
+	free(r->policy);
+	free(r->options);
+	r->policy = xstrdup(policy);
+	r->options = xstrdup(options ? options : "");
 }
 
 struct result_group *result_group(struct run_result *r, const char *name)
@@ -116,8 +135,9 @@ const struct result_value *result_find(const struct result_group *g, const char 
 
 int result_write(const struct run_result *r, FILE *f)
 {
-	fprintf(f, "run\t%s\t%llu\t%a\t%a\t%s\n", r->policy, (unsigned long long)r->seed,
-		r->sim_seconds, r->host_seconds, r->options);
+	fprintf(f, "run\t%s\t%llu\t%a\t%a\t%s\n", r->policy ? r->policy : "",
+		(unsigned long long)r->seed, r->sim_seconds, r->host_seconds,
+		r->options ? r->options : "");
 	for (int i = 0; i < r->nr; i++)
 		for (int j = 0; j < r->g[i].nr; j++)
 			fprintf(f, "v\t%s\t%s\t%a\t%d\n", r->g[i].name, r->g[i].v[j].key,
@@ -141,11 +161,13 @@ int result_write(const struct run_result *r, FILE *f)
 
 int result_read(struct run_result *r, FILE *f)
 {
-	char line[4096];
+	char *line = NULL;
+	size_t cap = 0;
 	bool ended = false;
+	int rc = -1;
 
 	result_init(r);
-	while (fgets(line, sizeof(line), f)) {
+	while (getline(&line, &cap, f) > 0) {
 		char *save, *tag;
 
 		if (!strncmp(line, "d\t", 2)) {
@@ -169,12 +191,11 @@ int result_read(struct run_result *r, FILE *f)
 			char *opts = strtok_r(NULL, "\n", &save);
 
 			if (!p || !seed || !sim || !host)
-				return -1;
-			snprintf(r->policy, sizeof(r->policy), "%s", p);
+				goto out;
+			result_set_run(r, p, opts);
 			r->seed = strtoull(seed, NULL, 10);
 			r->sim_seconds = strtod(sim, NULL);
 			r->host_seconds = strtod(host, NULL);
-			snprintf(r->options, sizeof(r->options), "%s", opts ? opts : "");
 		} else if (!strcmp(tag, "v")) {
 			char *g = strtok_r(NULL, "\t\n", &save);
 			char *k = strtok_r(NULL, "\t\n", &save);
@@ -182,14 +203,17 @@ int result_read(struct run_result *r, FILE *f)
 			char *i = strtok_r(NULL, "\t\n", &save);
 
 			if (!g || !k || !v || !i)
-				return -1;
+				goto out;
 			result_add(result_group(r, g), k, strtod(v, NULL), atoi(i));
 		} else if (!strcmp(tag, "end")) {
 			ended = true;
 			break;
 		}
 	}
-	return ended ? 0 : -1;
+	rc = ended ? 0 : -1;
+out:
+	free(line);
+	return rc;
 }
 
 /* ---- the protobuf form ---- */
@@ -290,18 +314,38 @@ int result_send(const struct run_result *r, FILE *f)
 	return rc;
 }
 
+/*
+ * The record's length is the sender's word only: the buffer grows with what
+ * arrives (64 KiB, then doubling), so a stream cut short or a length that
+ * is garbage costs what the stream holds, not what it claims.
+ */
 Mmemu__Run *result_recv(FILE *f)
 {
 	Mmemu__Run *m = NULL;
-	uint8_t head[4], *buf;
-	size_t len;
+	uint8_t head[4], *buf = NULL;
+	size_t len, got = 0, cap = 0;
 
 	if (fread(head, 1, 4, f) != 4)
 		return NULL;
 	len = (size_t)get_le(head, 4);
-	buf = malloc(len + 1);
-	if (buf && fread(buf, 1, len, f) == len)
-		m = mmemu__run__unpack(NULL, len, buf);
+	while (got < len) {
+		size_t want = cap ? 2 * cap : 1 << 16, n;
+		uint8_t *grown;
+
+		if (want > len)
+			want = len;
+		grown = realloc(buf, want);
+		if (!grown)
+			goto out;
+		buf = grown;
+		cap = want;
+		n = fread(buf + got, 1, cap - got, f);
+		got += n;
+		if (got < cap)
+			goto out;	/* short: the sender died, or the length lies */
+	}
+	m = mmemu__run__unpack(NULL, len, buf ? buf : head);
+out:
 	free(buf);
 	return m;
 }

@@ -28,8 +28,8 @@ struct result_group {
 };
 
 struct run_result {
-	char policy[32];	/* policy name */
-	char options[256];	/* --set options applied, space separated */
+	char *policy;		/* policy name (malloc'ed, result_set_run) */
+	char *options;		/* --set options applied, space separated (malloc'ed) */
 	uint64_t seed;		/* run seed */
 	double sim_seconds;	/* simulated time at the end */
 	double host_seconds;	/* wall time of the run on the host */
@@ -45,6 +45,8 @@ void result_dump_append(struct run_result *r, const char *line);
 void result_add_sample(struct run_result *r, const char *json);
 
 void result_init(struct run_result *r);
+/* The run's policy and options (copied whole; NULL options: none). */
+void result_set_run(struct run_result *r, const char *policy, const char *options);
 void result_free(struct run_result *r);
 struct result_group *result_group(struct run_result *r, const char *name);
 void result_add(struct result_group *g, const char *key, double value, bool is_int);

@@ -15,6 +15,27 @@
 #include "scenarios/workload.h"
 
 /*
+ * The names a run gives the model are a scenario's (at most SCN_NAME_LEN - 1
+ * characters) with a suffix of at most NAME_SUFFIX_MAX ("-511.63",
+ * ".job.<20 digits>"): every field that keeps one holds it whole, and the
+ * model refuses a name that does not fit rather than cut it.
+ */
+#define NAME_SUFFIX_MAX 26
+_Static_assert(sizeof(((struct blockdev *)0)->name) >= SCN_NAME_LEN, "device names fit");
+_Static_assert(sizeof(((struct actor *)0)->name) >= SCN_NAME_LEN + NAME_SUFFIX_MAX,
+	       "actor names fit");
+_Static_assert(sizeof(((struct task *)0)->name) >= SCN_NAME_LEN + NAME_SUFFIX_MAX,
+	       "task names fit");
+_Static_assert(sizeof(((struct address_space *)0)->name) >= SCN_NAME_LEN + NAME_SUFFIX_MAX,
+	       "file and region names fit");
+/* chrome-node's "<name>-<group>" (groups <= 512), app-launch's "<name>.<app>" (apps <= 1000) */
+_Static_assert(sizeof(((struct mem_cgroup *)0)->name) >= SCN_NAME_LEN + sizeof("-999") - 1,
+	       "memcg names fit");
+_Static_assert(sizeof(((struct result_group *)0)->name) >=
+	       sizeof("memcg.") + sizeof(((struct mem_cgroup *)0)->name) + sizeof(".memory.events"),
+	       "group names fit");
+
+/*
  * The kernel's periods shrink with the run (README, "Scale"): at --scale s
  * a run's sizes and operation counts are s times the full-scale ones, so it
  * lasts about s times as long, and so do the periods that recur in it;
@@ -510,10 +531,17 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 				dev_next[d] += workload_device_pages(sw);
 			}
 		}
-		if (workload_start(&wls[i], sw, memcg, bdev, start)) {
-			snprintf(err, errlen, "scenario '%s': [workload.%s]: cannot set it up",
-				 s->path, sw->name);
-			goto out;
+		{
+			int ret = workload_start(&wls[i], sw, memcg, bdev, start);
+
+			/* what the scenario asks is checked up front: this is the host's limit */
+			if (ret) {
+				snprintf(err, errlen, "scenario '%s': [workload.%s]: cannot set it up: "
+					 "%s", s->path, sw->name,
+					 ret == -ENOMEM ? "out of host memory for its pages (size)"
+							: strerror(-ret));
+				goto out;
+			}
 		}
 	}
 	if (!strcmp(s->swap.type, "zram")) {
@@ -549,13 +577,17 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 		actor_create("sampler", 0, sampler_fn, &sm, true);
 	}
 
+	if (o->check_invariants)
+		mm_check_invariants_periodic(o->check_every);
 	end_ns = engine_run(s->machine.duration_ns);
-
+	if (mm_invariants_broken()) {
+		snprintf(err, errlen, "%s", mm_invariants_broken());
+		goto out;
+	}
 	if (o->check_invariants && mm_check_invariants(err, errlen))
 		goto out;
 
-	snprintf(r->policy, sizeof(r->policy), "%s", o->policy);
-	snprintf(r->options, sizeof(r->options), "%s", o->options ? o->options : "");
+	result_set_run(r, o->policy, o->options);
 	r->seed = o->seed;
 	r->sim_seconds = (double)end_ns / 1e9;
 	for (int i = 0; i < s->nr_workloads; i++) {

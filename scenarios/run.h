@@ -13,7 +13,8 @@ struct run_opts {
 	const char *policy;		/* policy name */
 	uint64_t seed;			/* run seed */
 	const char *options;		/* the --set text, for the record */
-	bool check_invariants;		/* check the model's invariants at the end */
+	bool check_invariants;		/* check the model's invariants during the run and at its end */
+	uint64_t check_every;		/* quiescent points between checks (0: by the model's size) */
 	bool dump_lru_gen;		/* --dump lru_gen: state at the end (and every dump_every_ns) */
 	uint64_t dump_every_ns;		/* --dump-every T (0 = only at the end) */
 	uint64_t sample_ns;		/* --sample T: time series period (0 = off) */

@@ -11,6 +11,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,13 +94,14 @@ int parse_time_ns(const char *s, uint64_t *ns)
 	return 0;
 }
 
+/* A decimal integer in [lo, hi]: "010" is ten, not eight (strtol's base 0 took it as octal). */
 static int parse_long(const char *s, long lo, long hi, long *out)
 {
 	char *end;
 	long v;
 
 	errno = 0;
-	v = strtol(s, &end, 0);
+	v = strtol(s, &end, 10);
 	while (isspace((unsigned char)*end))
 		end++;
 	if (end == s || *end || errno || v < lo || v > hi)
@@ -137,7 +140,7 @@ static const struct key_desc machine_keys[] = {
 	K("watermark_scale_factor", KT_INT, U, struct scn_machine, watermark_scale_factor, 1, 3000,
 	  "a factor (1-3000)"),
 	K("duration", KT_TIME, U, struct scn_machine, duration_ns, 0, 0, "a duration"),
-	K("policy", KT_STRING, U, struct scn_machine, policy, 0, 0, "a policy list"),
+	K("policy", KT_TEXT, U, struct scn_machine, policy, 0, 0, "a policy list"),
 	K("scale", KT_SCALE, U, struct scn_machine, scale, 0, 0, "a scale (0 < F <= 1, or 1/N)"),
 	{ 0 }
 };
@@ -233,85 +236,326 @@ const struct key_desc scn_workload_keys[] = {
 
 /* ---- raw entries ---- */
 
+/*
+ * One key = value line of the file or one --set, or a section's header
+ * (key NULL), in file order. The texts are whole copies: nothing a file or
+ * --set says is cut to fit.
+ */
 struct entry {
-	char section[64];
-	char key[64];
-	char value[256];
+	char *section;		/* "workload.reader" */
+	char *key;		/* NULL: the [section] line itself */
+	char *value;		/* NULL for a header */
 	int line;		/* 0 = from --set */
 	const char *set;	/* the --set text */
 };
 
+/*
+ * libinih (Debian's build: lines of at most INI_MAX_LINE = 200 bytes, split
+ * beyond that, and section names cut to 49 characters, both fixed when the
+ * library was compiled) reads the file through ini_line_reader(), which
+ * hands it one whole physical line at a time: white space at either end
+ * removed (so no line is ever a multi-line continuation), a line too long
+ * for libinih's buffer replaced by a stand-in of the same meaning (";" for a
+ * comment, "k=v" for a key = value line, whose key and value the reader
+ * split with libinih's rules and keeps whole), and every [section] line by
+ * "[s]": the reader keeps the section's whole name. So libinih still finds
+ * the syntax errors and splits the short key = value lines, and every line
+ * of any length keeps all of its text.
+ */
 struct parse_ctx {
 	struct entry *e;
 	int nr, cap;
-	const char *text;	/* stream for the reader */
-	int line;		/* lines read so far */
-	bool overflow;		/* a field did not fit */
+	const char *text;	/* the rest of the file, for the reader */
+	int line;		/* the line handed to libinih last */
+	char *section;		/* the section that line is in (malloc'ed, "" before any) */
+	char *key, *value;	/* that line's, when libinih got a stand-in (malloc'ed) */
+	int err_line;		/* the line of the first error found here (0: none) */
+	char err[512];		/* its message, without the file and line */
+	uint32_t *index;	/* (section, key) -> entry + 1, open addressing; 0: empty */
+	uint32_t index_size;	/* a power of two, at least twice nr */
 };
 
-static char *ini_string_reader(char *str, int num, void *stream)
+static char *xstrndup(const char *s, size_t n)
 {
-	struct parse_ctx *ctx = stream;
-	int i = 0;
+	char *d = malloc(n + 1);
 
-	if (!*ctx->text)
-		return NULL;
-	while (i < num - 1 && *ctx->text) {
-		char c = *ctx->text++;
-
-		str[i++] = c;
-		if (c == '\n')
-			break;
+	if (!d) {
+		fprintf(stderr, "mmemu: out of memory\n");
+		abort();	/* host out of memory */
 	}
-	str[i] = '\0';
-	ctx->line++;
-	return str;
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
 }
 
-static int add_entry(struct parse_ctx *ctx, const char *section, const char *key,
-		     const char *value, int line, const char *set)
+static char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+__attribute__((format(printf, 2, 3)))
+static void parse_fail(struct parse_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ctx->err_line)
+		return;
+	ctx->err_line = ctx->line;
+	va_start(ap, fmt);
+	vsnprintf(ctx->err, sizeof(ctx->err), fmt, ap);
+	va_end(ap);
+}
+
+/* Up to the first of chars or an inline comment (';' after white space), as ini.c does. */
+static const char *find_chars_or_comment(const char *s, const char *end, const char *chars)
+{
+	bool was_space = false;
+
+	for (; s < end && !(chars && strchr(chars, *s)) && !(was_space && *s == ';'); s++)
+		was_space = isspace((unsigned char)*s);
+	return s;
+}
+
+static const char *rskip(const char *s, const char *end)
+{
+	while (end > s && isspace((unsigned char)end[-1]))
+		end--;
+	return end;
+}
+
+static const char *lskip(const char *s, const char *end)
+{
+	while (s < end && isspace((unsigned char)*s))
+		s++;
+	return s;
+}
+
+/*
+ * An entry's slot in ctx->index (FNV-1a of section, NUL, key; a header has
+ * no key). The index keeps finding a repeated key linear in the file's
+ * size: a crafted file of a million keys took minutes to compare pairwise.
+ */
+static uint32_t entry_hash(const char *section, const char *key)
+{
+	uint32_t h = 2166136261u;
+
+	for (const char *c = section; *c; c++)
+		h = (h ^ (unsigned char)*c) * 16777619u;
+	h = (h ^ 0xffu) * 16777619u;
+	for (const char *c = key ? key : ""; *c; c++)
+		h = (h ^ (unsigned char)*c) * 16777619u;
+	return key ? h : ~h;
+}
+
+static bool entry_is(const struct entry *e, const char *section, const char *key)
+{
+	return !strcmp(e->section, section) && (key ? e->key && !strcmp(e->key, key) : !e->key);
+}
+
+/* The index slot of (section, key): the entry's, or the empty one where it would go. */
+static uint32_t *index_slot(const struct parse_ctx *ctx, const char *section, const char *key)
+{
+	uint32_t mask = ctx->index_size - 1, i = entry_hash(section, key) & mask;
+
+	while (ctx->index[i] && !entry_is(&ctx->e[ctx->index[i] - 1], section, key))
+		i = (i + 1) & mask;
+	return &ctx->index[i];
+}
+
+/* Files every entry in a new index of twice the size. */
+static void index_grow(struct parse_ctx *ctx)
+{
+	uint32_t size = ctx->index_size ? 2 * ctx->index_size : 256;
+
+	free(ctx->index);
+	ctx->index = calloc(size, sizeof(*ctx->index));
+	if (!ctx->index) {
+		fprintf(stderr, "mmemu: out of memory\n");
+		abort();	/* host out of memory */
+	}
+	ctx->index_size = size;
+	for (int i = 0; i < ctx->nr; i++) {
+		uint32_t *slot = index_slot(ctx, ctx->e[i].section, ctx->e[i].key);
+
+		if (!*slot)	/* the first of a repeated one, as entry_add keeps */
+			*slot = (uint32_t)i + 1;
+	}
+}
+
+/* The first entry of (section, key) (key NULL: the header), or NULL. */
+static const struct entry *entry_find(const struct parse_ctx *ctx, const char *section,
+				      const char *key)
+{
+	uint32_t slot;
+
+	if (!ctx->index_size)
+		return NULL;
+	slot = *index_slot(ctx, section, key);
+	return slot ? &ctx->e[slot - 1] : NULL;
+}
+
+/*
+ * A new entry for (section, key) (malloc'ed strings, taken over); the
+ * index keeps the first of a repeated one (only --set repeats the file's).
+ */
+static struct entry *entry_add(struct parse_ctx *ctx, char *section, char *key)
 {
 	struct entry *e;
+	uint32_t *slot;
 
-	if (strlen(section) >= sizeof(e->section) || strlen(key) >= sizeof(e->key) ||
-	    strlen(value) >= sizeof(e->value)) {
-		ctx->overflow = true;
-		return 0;
-	}
-	/* a later value of the same key replaces the earlier one */
-	for (int i = 0; i < ctx->nr; i++) {
-		e = &ctx->e[i];
-		if (!strcmp(e->section, section) && !strcmp(e->key, key)) {
-			snprintf(e->value, sizeof(e->value), "%s", value);
-			e->line = line;
-			e->set = set;
-			return 1;
-		}
-	}
+	if ((uint32_t)ctx->nr * 2 >= ctx->index_size)
+		index_grow(ctx);
 	if (ctx->nr == ctx->cap) {
 		int cap = ctx->cap ? 2 * ctx->cap : 64;
 		struct entry *n = realloc(ctx->e, (size_t)cap * sizeof(*n));
 
-		if (!n)
-			return 0;
+		if (!n) {
+			fprintf(stderr, "mmemu: out of memory\n");
+			abort();	/* host out of memory */
+		}
 		ctx->e = n;
 		ctx->cap = cap;
 	}
-	e = &ctx->e[ctx->nr++];
+	e = &ctx->e[ctx->nr];
 	memset(e, 0, sizeof(*e));
-	snprintf(e->section, sizeof(e->section), "%s", section);
-	snprintf(e->key, sizeof(e->key), "%s", key);
-	snprintf(e->value, sizeof(e->value), "%s", value);
-	e->line = line;
-	e->set = set;
+	e->section = section;
+	e->key = key;
+	slot = index_slot(ctx, section, key);
+	if (!*slot)
+		*slot = (uint32_t)ctx->nr + 1;
+	ctx->nr++;
+	return e;
+}
+
+/* "[name]" (then nothing, or a comment): the header's entry, or a message. */
+static void section_line(struct parse_ctx *ctx, const char *p, const char *end)
+{
+	const char *close = find_chars_or_comment(p + 1, end, "]"), *rest;
+	const struct entry *first;
+	struct entry *e;
+	char *name;
+
+	if (close == end || *close != ']') {
+		parse_fail(ctx, "a section header is [name], on one line");
+		return;
+	}
+	rest = lskip(close + 1, end);
+	if (rest < end && *rest != ';' && *rest != '#') {
+		parse_fail(ctx, "text after the section header [%.*s]", (int)(close - p - 1), p + 1);
+		return;
+	}
+	name = xstrndup(p + 1, (size_t)(close - p - 1));
+	first = entry_find(ctx, name, NULL);
+	if (first) {
+		parse_fail(ctx, "[%s] again (first at line %d): one section per name", name,
+			   first->line);
+		free(name);
+		return;
+	}
+	free(ctx->section);
+	ctx->section = name;
+	e = entry_add(ctx, xstrdup(name), NULL);
+	e->line = ctx->line;
+}
+
+/* A key = value line libinih cannot hold: split as ini.c would, kept whole in ctx. */
+static bool long_key_line(struct parse_ctx *ctx, const char *p, const char *end)
+{
+	const char *sep = find_chars_or_comment(p, end, "=:"), *v, *vend;
+
+	if (sep == end || (*sep != '=' && *sep != ':'))
+		return false;	/* not a key = value line */
+	/* the inline comment first: the white space after the separator counts */
+	vend = find_chars_or_comment(sep + 1, end, NULL);
+	v = lskip(sep + 1, vend);
+	vend = rskip(v, vend);
+	free(ctx->key);
+	free(ctx->value);
+	ctx->key = xstrndup(p, (size_t)(rskip(p, sep) - p));
+	ctx->value = xstrndup(v, (size_t)(vend - v));
+	return true;
+}
+
+static char *ini_line_reader(char *str, int num, void *stream)
+{
+	struct parse_ctx *ctx = stream;
+	const char *p = ctx->text, *nl, *end;
+	size_t len;
+
+	free(ctx->key);
+	free(ctx->value);
+	ctx->key = ctx->value = NULL;
+	if (ctx->err_line || !*p || num < 8)
+		return NULL;
+	nl = strchr(p, '\n');
+	end = nl ? nl : p + strlen(p);
+	ctx->text = nl ? nl + 1 : end;
+	ctx->line++;
+	if (ctx->line == 1 && end - p >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))
+		p += 3;		/* a UTF-8 byte order mark */
+	p = lskip(p, end);
+	end = rskip(p, end);
+	for (const char *c = p; c < end; c++)
+		if (iscntrl((unsigned char)*c) && *c != '\t') {
+			parse_fail(ctx, "a control character (0x%02x): not a text line",
+				   (unsigned char)*c);
+			return NULL;
+		}
+	len = (size_t)(end - p);
+	if (len && *p == '[') {
+		section_line(ctx, p, end);
+		if (ctx->err_line)
+			return NULL;
+		snprintf(str, (size_t)num, "[s]\n");
+	} else if (len + 2 <= (size_t)num) {
+		memcpy(str, p, len);
+		memcpy(str + len, "\n", 2);
+	} else if (*p == ';' || *p == '#') {
+		snprintf(str, (size_t)num, ";\n");
+	} else if (long_key_line(ctx, p, end)) {
+		snprintf(str, (size_t)num, "k=v\n");
+	} else {
+		snprintf(str, (size_t)num, "!\n");	/* libinih's error for it */
+	}
+	return str;
+}
+
+static int ini_entry_handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct parse_ctx *ctx = user;
+	const struct entry *first;
+	struct entry *e;
+
+	(void)section;	/* "s": the reader has the whole name */
+	if (ctx->key) {
+		name = ctx->key;
+		value = ctx->value;
+	}
+	first = entry_find(ctx, ctx->section, name);
+	if (first) {
+		parse_fail(ctx, "[%s] %s: set again (first at line %d): one value per key",
+			   ctx->section, name, first->line);
+		return 0;
+	}
+	e = entry_add(ctx, xstrdup(ctx->section), xstrdup(name));
+	e->value = xstrdup(value);
+	e->line = ctx->line;
 	return 1;
 }
 
-static int scenario_ini_handler(void *user, const char *section, const char *name, const char *value)
+static void parse_ctx_free(struct parse_ctx *ctx)
 {
-	struct parse_ctx *ctx = user;
-
-	return add_entry(ctx, section, name, value, ctx->line, NULL);
+	for (int i = 0; i < ctx->nr; i++) {
+		free(ctx->e[i].section);
+		free(ctx->e[i].key);
+		free(ctx->e[i].value);
+	}
+	free(ctx->e);
+	free(ctx->index);
+	free(ctx->section);
+	free(ctx->key);
+	free(ctx->value);
+	memset(ctx, 0, sizeof(*ctx));
 }
 
 /* ---- interpretation ---- */
@@ -322,22 +566,41 @@ struct err_ctx {
 	const char *file;
 };
 
-static void where(const struct err_ctx *ec, const struct entry *e, char *out, size_t len)
+/*
+ * A quoted text in a message: the first SHOWN_MAX characters and "..." when
+ * there is more (the message shortens it, never the value: an over-long
+ * value is refused whole).
+ */
+#define SHOWN_MAX 80
+#define SHOWN(s) (strlen(s) > SHOWN_MAX ? SHOWN_MAX : (int)strlen(s)), (s), \
+		 (strlen(s) > SHOWN_MAX ? "..." : "")
+
+/* "scenario 'F' line N: " or "scenario 'F' --set 'TEXT': " then the message; -1. */
+__attribute__((format(printf, 3, 4)))
+static int fail_entry(const struct err_ctx *ec, const struct entry *e, const char *fmt, ...)
 {
-	if (e->set)
-		snprintf(out, len, "scenario '%s' --set '%s'", ec->file, e->set);
+	va_list ap;
+	int n;
+
+	if (e && e->set)
+		n = snprintf(ec->buf, ec->len, "scenario '%s' --set '%.*s%s': ", ec->file,
+			     SHOWN(e->set));
+	else if (e)
+		n = snprintf(ec->buf, ec->len, "scenario '%s' line %d: ", ec->file, e->line);
 	else
-		snprintf(out, len, "scenario '%s' line %d", ec->file, e->line);
+		n = snprintf(ec->buf, ec->len, "scenario '%s': ", ec->file);
+	if (n >= 0 && (size_t)n < ec->len) {
+		va_start(ap, fmt);
+		vsnprintf(ec->buf + n, ec->len - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
 }
 
 static int bad_value(const struct err_ctx *ec, const struct entry *e, const char *what)
 {
-	char w[320];
-
-	where(ec, e, w, sizeof(w));
-	snprintf(ec->buf, ec->len, "%s: [%s] %s: '%s' is not %s", w, e->section, e->key,
-		 e->value, what);
-	return -1;
+	return fail_entry(ec, e, "[%s] %s: '%.*s%s' is not %s", e->section, e->key,
+			  SHOWN(e->value), what);
 }
 
 static int parse_scale(const char *v, double *out)
@@ -371,11 +634,7 @@ static const struct key_desc *find_key(const struct key_desc *tab, const char *k
 
 static int unknown_key(const struct entry *e, const struct err_ctx *ec)
 {
-	char w[320];
-
-	where(ec, e, w, sizeof(w));
-	snprintf(ec->buf, ec->len, "%s: [%s]: unknown key '%s'", w, e->section, e->key);
-	return -1;
+	return fail_entry(ec, e, "[%s]: unknown key '%.*s%s'", e->section, SHOWN(e->key));
 }
 
 /* Sets the field of key k in obj from e's value, scaled as k says. */
@@ -444,9 +703,18 @@ static int set_key(void *obj, const struct key_desc *k, const struct entry *e, d
 			*(uint64_t *)p = (uint64_t)llround((double)*(uint64_t *)p * scale);
 		return 0;
 	case KT_STRING:
-		if (strlen(e->value) >= k->size || !*e->value)
+		if (!*e->value)
 			return bad_value(ec, e, k->what);
-		snprintf(p, k->size, "%s", e->value);
+		if (strlen(e->value) >= k->size)
+			return fail_entry(ec, e, "[%s] %s: '%.*s%s' is not %s (at most %zu characters)",
+					  e->section, e->key, SHOWN(e->value), k->what, k->size - 1);
+		memcpy(p, e->value, strlen(e->value) + 1);
+		return 0;
+	case KT_TEXT:
+		if (!*e->value)
+			return bad_value(ec, e, k->what);
+		free(*(char **)p);
+		*(char **)p = xstrdup(e->value);
 		return 0;
 	case KT_BOOL:
 		if (!strcmp(e->value, "1") || !strcmp(e->value, "yes") || !strcmp(e->value, "true"))
@@ -518,7 +786,7 @@ static int apply_workload_key(struct scn_workload *w, const struct entry *e, dou
 			      const struct err_ctx *ec)
 {
 	const struct key_desc *k = find_key(scn_workload_keys, e->key);
-	char keys[1024], at[320];
+	char keys[1024];
 	size_t len = 0;
 
 	if (k)
@@ -528,10 +796,8 @@ static int apply_workload_key(struct scn_workload *w, const struct entry *e, dou
 		return set_key(w->params, k, e, scale, ec);
 	list_keys(keys, sizeof(keys), &len, scn_workload_keys);
 	list_keys(keys, sizeof(keys), &len, w->type->keys);
-	where(ec, e, at, sizeof(at));
-	snprintf(ec->buf, ec->len, "%s: [%s]: unknown key '%s'; a '%s' workload takes %s", at,
-		 e->section, e->key, w->type->name, keys);
-	return -1;
+	return fail_entry(ec, e, "[%s]: unknown key '%.*s%s'; a '%s' workload takes %s", e->section,
+			  SHOWN(e->key), w->type->name, keys);
 }
 
 static bool valid_name(const char *n)
@@ -561,8 +827,8 @@ static void memcg_defaults(struct scn_memcg *m)
  * A new [workload.NAME]: its type comes first, wherever its line is (INI
  * order is free), since the type says which keys the section takes and
  * sets their defaults. The last `type` counts, as for every key: a --set
- * (after the file's lines) overrides the file's. NULL with a message on
- * error.
+ * (after the file's lines) overrides the file's, the only way a key has two
+ * values. NULL with a message on error.
  */
 static struct scn_workload *workload_create(struct scenario *s, const struct parse_ctx *ctx,
 					    const char *sec, const char *name,
@@ -572,10 +838,10 @@ static struct scn_workload *workload_create(struct scenario *s, const struct par
 	const struct entry *te = NULL;
 
 	for (int i = 0; i < ctx->nr; i++)
-		if (!strcmp(ctx->e[i].section, sec) && !strcmp(ctx->e[i].key, "type"))
+		if (!strcmp(ctx->e[i].section, sec) && ctx->e[i].key && !strcmp(ctx->e[i].key, "type"))
 			te = &ctx->e[i];
 	memset(w, 0, sizeof(*w));
-	snprintf(w->name, sizeof(w->name), "%s", name);
+	memcpy(w->name, name, strlen(name) + 1);	/* section_object checked its length */
 	w->threads = 1;
 	w->type = te ? workload_type_find(te->value) : workload_types[0];
 	if (!w->type) {
@@ -609,49 +875,57 @@ static void *section_object(struct scenario *s, const struct parse_ctx *ctx,
 			    const struct entry *e, const struct key_desc **tab,
 			    const struct err_ctx *ec)
 {
-	const char *sec = e->section, *dot = strchr(sec, '.');
-	char kind[32], name[SCN_NAME_LEN], w[320];
+	static const struct {
+		const char *name;		/* [name] */
+		const struct key_desc *keys;
+		size_t offset;			/* the object in struct scenario */
+	} singles[] = {
+		{ "machine", machine_keys, offsetof(struct scenario, machine) },
+		{ "mglru", mglru_keys, offsetof(struct scenario, mglru) },
+		{ "swap", swap_keys, offsetof(struct scenario, swap) },
+		{ "sysctl", sysctl_keys, offsetof(struct scenario, sysctl) },
+		{ "memcg", memcg_opts_keys, offsetof(struct scenario, memcg_opts) },
+	};
+	const char *sec = e->section, *dot = strchr(sec, '.'), *name;
+	size_t kind_len;
 
-	where(ec, e, w, sizeof(w));
-	if (!strcmp(sec, "machine")) {
-		*tab = machine_keys;
-		return &s->machine;
-	}
-	if (!strcmp(sec, "mglru")) {
-		*tab = mglru_keys;
-		return &s->mglru;
-	}
-	if (!strcmp(sec, "swap")) {
-		*tab = swap_keys;
-		return &s->swap;
-	}
-	if (!strcmp(sec, "sysctl")) {
-		*tab = sysctl_keys;
-		return &s->sysctl;
-	}
-	if (!strcmp(sec, "memcg")) {
-		*tab = memcg_opts_keys;
-		return &s->memcg_opts;
-	}
-	if (!dot || (size_t)(dot - sec) >= sizeof(kind) || strlen(dot + 1) >= sizeof(name) ||
-	    !valid_name(dot + 1)) {
-		snprintf(ec->buf, ec->len, "%s: unknown section [%s]", w, sec);
+	for (size_t i = 0; i < sizeof(singles) / sizeof(singles[0]); i++)
+		if (!strcmp(sec, singles[i].name)) {
+			*tab = singles[i].keys;
+			return (char *)s + singles[i].offset;
+		}
+	if (!dot) {
+		fail_entry(ec, e, "unknown section [%.*s%s]", SHOWN(sec));
 		return NULL;
 	}
-	memcpy(kind, sec, (size_t)(dot - sec));
-	kind[dot - sec] = '\0';
-	snprintf(name, sizeof(name), "%s", dot + 1);
-
-	if (!strcmp(kind, "node")) {
+	kind_len = (size_t)(dot - sec);
+	name = dot + 1;
+	if (kind_len == 4 && !strncmp(sec, "node", 4)) {
 		long nid;
 
 		if (parse_long(name, 0, SCN_MAX_NODES - 1, &nid)) {
-			snprintf(ec->buf, ec->len, "%s: [%s]: node id '%s' is not in 0-%d", w,
-				 sec, name, SCN_MAX_NODES - 1);
+			fail_entry(ec, e, "[%.*s%s]: node id '%.*s%s' is not in 0-%d", SHOWN(sec),
+				   SHOWN(name), SCN_MAX_NODES - 1);
 			return NULL;
 		}
+		s->node[nid].declared = true;
 		*tab = node_keys;
 		return &s->node[nid];
+	}
+	if (!((kind_len == 6 && !strncmp(sec, "device", 6)) ||
+	      (kind_len == 5 && !strncmp(sec, "memcg", 5)) ||
+	      (kind_len == 8 && !strncmp(sec, "workload", 8)))) {
+		fail_entry(ec, e, "unknown section [%.*s%s]", SHOWN(sec));
+		return NULL;
+	}
+	if (!valid_name(name)) {
+		fail_entry(ec, e, "[%.*s%s]: a name is letters, digits, '-' and '_'", SHOWN(sec));
+		return NULL;
+	}
+	if (strlen(name) >= SCN_NAME_LEN) {
+		fail_entry(ec, e, "[%.*s%s]: the name is %zu characters, at most %d", SHOWN(sec),
+			   strlen(name), SCN_NAME_LEN - 1);
+		return NULL;
 	}
 #define FIND_OR_ADD(arr, nr, max, keys, init)                                          \
 	do {                                                                           \
@@ -661,34 +935,29 @@ static void *section_object(struct scenario *s, const struct parse_ctx *ctx,
 				return &s->arr[i];                                     \
 			}                                                              \
 		if (s->nr == max) {                                                    \
-			snprintf(ec->buf, ec->len, "%s: [%s]: more than %d %s sections", w, \
-				 sec, max, kind);                                      \
+			fail_entry(ec, e, "[%s]: more than %d %.*s sections", sec, max, \
+				   (int)kind_len, sec);                                \
 			return NULL;                                                   \
 		}                                                                      \
 		init(&s->arr[s->nr]);                                                  \
-		snprintf(s->arr[s->nr].name, sizeof(s->arr[s->nr].name), "%s", name);  \
+		memcpy(s->arr[s->nr].name, name, strlen(name) + 1);                    \
 		*tab = keys;                                                           \
 		return &s->arr[s->nr++];                                               \
 	} while (0)
-	if (!strcmp(kind, "device"))
+	if (*sec == 'd')	/* device */
 		FIND_OR_ADD(device, nr_devices, SCN_MAX_DEVICES, device_keys, device_defaults);
-	if (!strcmp(kind, "memcg"))
+	if (*sec == 'm')	/* memcg */
 		FIND_OR_ADD(memcg, nr_memcgs, SCN_MAX_MEMCGS, memcg_keys, memcg_defaults);
 #undef FIND_OR_ADD
-	if (!strcmp(kind, "workload")) {
-		*tab = NULL;
-		for (int i = 0; i < s->nr_workloads; i++)
-			if (!strcmp(s->workload[i].name, name))
-				return &s->workload[i];
-		if (s->nr_workloads == SCN_MAX_WORKLOADS) {
-			snprintf(ec->buf, ec->len, "%s: [%s]: more than %d %s sections", w, sec,
-				 SCN_MAX_WORKLOADS, kind);
-			return NULL;
-		}
-		return workload_create(s, ctx, sec, name, ec);
+	*tab = NULL;	/* a workload */
+	for (int i = 0; i < s->nr_workloads; i++)
+		if (!strcmp(s->workload[i].name, name))
+			return &s->workload[i];
+	if (s->nr_workloads == SCN_MAX_WORKLOADS) {
+		fail_entry(ec, e, "[%s]: more than %d workload sections", sec, SCN_MAX_WORKLOADS);
+		return NULL;
 	}
-	snprintf(ec->buf, ec->len, "%s: unknown section [%s]", w, sec);
-	return NULL;
+	return workload_create(s, ctx, sec, name, ec);
 }
 
 static void machine_defaults(struct scenario *s)
@@ -711,27 +980,31 @@ static void machine_defaults(struct scenario *s)
 /* The entries of the scenario being validated, to name lines in messages. */
 static const struct parse_ctx *validate_ctx;
 
+/*
+ * A message about [sec] key (key NULL: the section) at the entry that set
+ * it (the one in force: a --set over the file's), else at the section's
+ * first line, else without a line. -1.
+ */
 static int fail_at(char *err, size_t errlen, const char *path, const char *sec,
 		   const char *key, const char *msg)
 {
+	const struct err_ctx ec = { err, errlen, path };
 	const struct entry *e = NULL;
 
-	for (int i = 0; validate_ctx && i < validate_ctx->nr; i++)
-		if (!strcmp(validate_ctx->e[i].section, sec) && !strcmp(validate_ctx->e[i].key, key))
+	for (int i = 0; key && validate_ctx && i < validate_ctx->nr; i++)
+		if (!strcmp(validate_ctx->e[i].section, sec) && validate_ctx->e[i].key &&
+		    !strcmp(validate_ctx->e[i].key, key))
 			e = &validate_ctx->e[i];
-	/* a missing key: name the section's first line */
+	/* a missing key: name the section's first line, else the first --set of it */
 	for (int i = 0; !e && validate_ctx && i < validate_ctx->nr; i++)
 		if (!strcmp(validate_ctx->e[i].section, sec) && !validate_ctx->e[i].set)
 			e = &validate_ctx->e[i];
-	if (e && e->set)
-		snprintf(err, errlen, "scenario '%s' --set '%s': [%s] %s: %s", path, e->set, sec,
-			 key, msg);
-	else if (e)
-		snprintf(err, errlen, "scenario '%s' line %d: [%s] %s: %s", path, e->line, sec, key,
-			 msg);
-	else
-		snprintf(err, errlen, "scenario '%s': [%s] %s: %s", path, sec, key, msg);
-	return -1;
+	for (int i = 0; !e && validate_ctx && i < validate_ctx->nr; i++)
+		if (!strcmp(validate_ctx->e[i].section, sec))
+			e = &validate_ctx->e[i];
+	if (!key)
+		return fail_entry(&ec, e, "[%s]: %s", sec, msg);
+	return fail_entry(&ec, e, "[%s] %s: %s", sec, key, msg);
 }
 
 int scn_fail(const struct scn_check *ck, const char *section, const char *key, const char *msg)
@@ -751,6 +1024,16 @@ static int workload_validate(const struct scenario *s, struct scn_workload *w, c
 	snprintf(sec, sizeof(sec), "workload.%s", w->name);
 	if (!w->size)
 		return fail_at(err, errlen, p, sec, "size", "a workload needs a size");
+	/* a page's index in its file or region is 32-bit (struct folio) */
+	for (int t = 0; t < 2; t++)
+		for (const struct key_desc *k = t ? w->type->keys : scn_workload_keys; k && k->key;
+		     k++)
+			if (k->type == KT_SIZE &&
+			    *(const uint64_t *)((const char *)(t ? w->params : (void *)w) + k->offset) /
+			    4096 >= UINT32_MAX)
+				return fail_at(err, errlen, p, sec, k->key,
+					       "more than 2^32 pages (16T) in one file or region "
+					       "is not supported");
 	if (w->node >= s->machine.nodes)
 		return fail_at(err, errlen, p, sec, "node", "no such node on this machine");
 	if (w->memcg[0]) {
@@ -780,19 +1063,34 @@ static int workload_validate(const struct scenario *s, struct scn_workload *w, c
 static int scenario_validate(struct scenario *s, char *err, size_t errlen)
 {
 	const char *p = s->path;
-	uint64_t total = 0;
+	uint64_t total_pages = 0;
 
-	for (int n = 0; n < s->machine.nodes; n++) {
+	for (int n = 0; n < SCN_MAX_NODES; n++) {
 		uint64_t mem = s->node[n].memory ? s->node[n].memory : s->machine.node_memory;
+		char sec[16];
+		const char *key = s->node[n].memory ? "memory" : "node_memory";
 
+		snprintf(sec, sizeof(sec), "node.%d", n);
+		if (n >= s->machine.nodes) {
+			if (s->node[n].declared) {
+				char msg[80];
+
+				snprintf(msg, sizeof(msg), "no such node: the machine has %d "
+					 "([machine] nodes)", s->machine.nodes);
+				return fail_at(err, errlen, p, sec, NULL, msg);
+			}
+			continue;
+		}
+		if (!s->node[n].memory)
+			snprintf(sec, sizeof(sec), "machine");
 		if (mem < (16ULL << 20))
-			return fail_at(err, errlen, p, "machine", "node_memory",
+			return fail_at(err, errlen, p, sec, key,
 				       "a node needs at least 16M after scaling");
-		total += mem;
+		/* page frame numbers are 32-bit (struct folio's indexes) */
+		if (mem / 4096 >= UINT32_MAX || (total_pages += mem / 4096) >= UINT32_MAX)
+			return fail_at(err, errlen, p, sec, key,
+				       "more than 2^32 pages (16T) of memory in all is not supported");
 	}
-	if (total / 4096 >= UINT32_MAX)
-		return fail_at(err, errlen, p, "machine", "node_memory",
-			       "more than 2^32 pages in all is not supported");
 	for (int i = 0; i < s->nr_devices; i++) {
 		enum bdev_type t;
 
@@ -904,6 +1202,60 @@ static long read_text(FILE *f, char **text)
 	return (long)len;
 }
 
+/* --set section.key=value (kind[.name].key) as an entry; -1 with a message. */
+static int set_entry(struct parse_ctx *ctx, const char *set, char *err, size_t errlen)
+{
+	const char *eq = strchr(set, '='), *dot1 = strchr(set, '.'), *dot2, *k;
+	struct entry *e;
+	char *sec, *key;
+
+	if (!eq || !dot1 || dot1 > eq) {
+		snprintf(err, errlen, "--set '%.*s%s': expected section.key=value", SHOWN(set));
+		return -1;
+	}
+	/* a sysctl under its own name: vm.KEY=V, or sysctl.vm.KEY=V */
+	if (!strncmp(set, "vm.", 3) || !strncmp(set, "sysctl.vm.", 10)) {
+		dot2 = NULL;
+		k = set[0] == 's' ? set + 7 : set;
+	} else if (!strncmp(set, "machine.", 8) || !strncmp(set, "mglru.", 6) ||
+		   !strncmp(set, "swap.", 5) ||
+		   /* [memcg] has no name: memcg.KEY=V; [memcg.NAME]: memcg.NAME.KEY=V */
+		   (!strncmp(set, "memcg.", 6) &&
+		    (!strchr(dot1 + 1, '.') || strchr(dot1 + 1, '.') > eq))) {
+		dot2 = dot1;
+		k = dot2 + 1;
+	} else {
+		dot2 = strchr(dot1 + 1, '.');
+		if (!dot2 || dot2 > eq) {
+			snprintf(err, errlen, "--set '%.*s%s': expected kind.name.key=value",
+				 SHOWN(set));
+			return -1;
+		}
+		k = dot2 + 1;
+	}
+	if (eq == k) {
+		snprintf(err, errlen, "--set '%.*s%s': no key before '='", SHOWN(set));
+		return -1;
+	}
+	sec = dot2 ? xstrndup(set, (size_t)(dot2 - set)) : xstrdup("sysctl");
+	key = xstrndup(k, (size_t)(eq - k));
+	/* over the file's value, once: a second --set of the key is a mistake */
+	for (int i = 0; i < ctx->nr; i++)
+		if (ctx->e[i].set && ctx->e[i].key && !strcmp(ctx->e[i].section, sec) &&
+		    !strcmp(ctx->e[i].key, key)) {
+			snprintf(err, errlen, "--set '%.*s%s': [%s] %s is set by --set '%.*s%s' "
+				 "already: one value per key", SHOWN(set), sec, key,
+				 SHOWN(ctx->e[i].set));
+			free(sec);
+			free(key);
+			return -1;
+		}
+	e = entry_add(ctx, sec, key);
+	e->value = xstrdup(eq + 1);
+	e->set = set;
+	return 0;
+}
+
 int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 		  int nr_sets, double scale, char *err, size_t errlen)
 {
@@ -915,11 +1267,13 @@ int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 	int rc;
 
 	memset(s, 0, sizeof(*s));
-	snprintf(s->path, sizeof(s->path), "%s", path);
+	s->path = xstrdup(path);
 	base = strrchr(path, '/');
-	snprintf(s->name, sizeof(s->name), "%s", base ? base + 1 : path);
-	if (strlen(s->name) > 4 && !strcmp(s->name + strlen(s->name) - 4, ".ini"))
-		s->name[strlen(s->name) - 4] = '\0';
+	base = base ? base + 1 : path;
+	len = (long)strlen(base);
+	if (len > 4 && !strcmp(base + len - 4, ".ini"))
+		len -= 4;
+	s->name = xstrndup(base, (size_t)len);
 
 	f = fopen(path, "rb");
 	if (!f) {
@@ -934,88 +1288,48 @@ int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 			 SCENARIO_MAX_BYTES >> 20);
 		return -1;
 	}
-	if (len < 0 && len != -EILSEQ) {
-		snprintf(err, errlen, "scenario '%s': cannot read it: %s", path, strerror((int)-len));
+	if (len == -EILSEQ) {
+		snprintf(err, errlen, "scenario '%s': binary data (a NUL byte) in a scenario file",
+			 path);
 		return -1;
 	}
-	if (len == -EILSEQ) {
-		snprintf(err, errlen, "scenario '%s': binary data in a scenario file", path);
+	if (len < 0) {
+		snprintf(err, errlen, "scenario '%s': cannot read it: %s", path, strerror((int)-len));
 		return -1;
 	}
 
 	ctx.text = s->text;
-	rc = ini_parse_stream(ini_string_reader, &ctx, scenario_ini_handler, &ctx);
-	if (rc > 0) {
+	ctx.section = xstrdup("");
+	rc = ini_parse_stream(ini_line_reader, &ctx, ini_entry_handler, &ctx);
+	/* the first error: libinih's (a line that is no INI) or the reader's */
+	if (rc > 0 && (!ctx.err_line || rc < ctx.err_line)) {
 		snprintf(err, errlen, "scenario '%s' line %d: not a section, key = value or comment",
 			 path, rc);
-		free(ctx.e);
+		parse_ctx_free(&ctx);
 		return -1;
 	}
-	if (rc < 0 || ctx.overflow) {
-		snprintf(err, errlen, "scenario '%s': a section, key or value is too long", path);
-		free(ctx.e);
+	if (ctx.err_line || rc) {
+		if (ctx.err_line)
+			snprintf(err, errlen, "scenario '%s' line %d: %s", path, ctx.err_line,
+				 ctx.err);
+		else
+			snprintf(err, errlen, "scenario '%s': cannot parse it (out of memory)", path);
+		parse_ctx_free(&ctx);
 		return -1;
 	}
-
-	/* --set section.key=value: kind[.name].key */
-	for (int i = 0; i < nr_sets; i++) {
-		const char *eq = strchr(sets[i], '='), *dot1, *dot2;
-		char sec[64], key[64];
-		size_t sl;
-
-		dot1 = strchr(sets[i], '.');
-		if (!eq || !dot1 || dot1 > eq) {
-			snprintf(err, errlen, "--set '%s': expected section.key=value", sets[i]);
-			free(ctx.e);
+	for (int i = 0; i < nr_sets; i++)
+		if (set_entry(&ctx, sets[i], err, errlen)) {
+			parse_ctx_free(&ctx);
 			return -1;
 		}
-		/* a sysctl under its own name: vm.KEY=V, or sysctl.vm.KEY=V */
-		if (!strncmp(sets[i], "vm.", 3) || !strncmp(sets[i], "sysctl.vm.", 10)) {
-			const char *k = sets[i][0] == 's' ? sets[i] + 7 : sets[i];
-
-			if ((size_t)(eq - k) >= sizeof(key)) {
-				snprintf(err, errlen, "--set '%s': key too long", sets[i]);
-				free(ctx.e);
-				return -1;
-			}
-			memcpy(key, k, (size_t)(eq - k));
-			key[eq - k] = '\0';
-			add_entry(&ctx, "sysctl", key, eq + 1, 0, sets[i]);
-			continue;
-		}
-		/* [memcg] has no name: memcg.KEY=V; [memcg.NAME]: memcg.NAME.KEY=V */
-		if (!strncmp(sets[i], "machine.", 8) || !strncmp(sets[i], "mglru.", 6) ||
-		    !strncmp(sets[i], "swap.", 5) ||
-		    (!strncmp(sets[i], "memcg.", 6) &&
-		     (!strchr(dot1 + 1, '.') || strchr(dot1 + 1, '.') > eq))) {
-			dot2 = dot1;
-		} else {
-			dot2 = strchr(dot1 + 1, '.');
-			if (!dot2 || dot2 > eq) {
-				snprintf(err, errlen, "--set '%s': expected kind.name.key=value", sets[i]);
-				free(ctx.e);
-				return -1;
-			}
-		}
-		sl = (size_t)(dot2 - sets[i]);
-		if (sl >= sizeof(sec) || (size_t)(eq - dot2 - 1) >= sizeof(key) || eq == dot2 + 1) {
-			snprintf(err, errlen, "--set '%s': section or key too long or empty", sets[i]);
-			free(ctx.e);
-			return -1;
-		}
-		memcpy(sec, sets[i], sl);
-		sec[sl] = '\0';
-		memcpy(key, dot2 + 1, (size_t)(eq - dot2 - 1));
-		key[eq - dot2 - 1] = '\0';
-		add_entry(&ctx, sec, key, eq + 1, 0, sets[i]);
-	}
 
 	/* The scale first: it applies to every size and count. */
 	machine_defaults(s);
 	for (int i = 0; i < ctx.nr; i++) {
-		if (!strcmp(ctx.e[i].section, "machine") && !strcmp(ctx.e[i].key, "scale") &&
+		if (!strcmp(ctx.e[i].section, "machine") && ctx.e[i].key &&
+		    !strcmp(ctx.e[i].key, "scale") &&
 		    apply_key(&s->machine, machine_keys, &ctx.e[i], 1.0, &ec)) {
-			free(ctx.e);
+			parse_ctx_free(&ctx);
 			return -1;
 		}
 	}
@@ -1023,14 +1337,15 @@ int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 		scale = s->machine.scale;
 	s->machine.scale = scale;
 
-	/* Sections in file order, so memcg parents precede children. */
+	/* Sections in file order (headers first), so memcg parents precede children. */
 	for (int i = 0; i < ctx.nr; i++) {
+		const struct entry *e = &ctx.e[i];
 		const struct key_desc *tab;
-		void *obj = section_object(s, &ctx, &ctx.e[i], &tab, &ec);
+		void *obj = section_object(s, &ctx, e, &tab, &ec);
 
-		if (!obj || (tab ? apply_key(obj, tab, &ctx.e[i], scale, &ec)
-				 : apply_workload_key(obj, &ctx.e[i], scale, &ec))) {
-			free(ctx.e);
+		if (!obj || (e->key && (tab ? apply_key(obj, tab, e, scale, &ec)
+					    : apply_workload_key(obj, e, scale, &ec)))) {
+			parse_ctx_free(&ctx);
 			return -1;
 		}
 	}
@@ -1041,7 +1356,7 @@ int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 	validate_ctx = &ctx;
 	rc = scenario_validate(s, err, errlen);
 	validate_ctx = NULL;
-	free(ctx.e);
+	parse_ctx_free(&ctx);
 	return rc;
 }
 
@@ -1055,6 +1370,12 @@ void scenario_free(struct scenario *s)
 		free(w->params);
 		w->params = NULL;
 	}
+	free(s->machine.policy);
+	s->machine.policy = NULL;
 	free(s->text);
 	s->text = NULL;
+	free(s->path);
+	s->path = NULL;
+	free(s->name);
+	s->name = NULL;
 }

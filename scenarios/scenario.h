@@ -15,6 +15,7 @@
 #define SCN_MAX_DEVICES 16
 #define SCN_MAX_MEMCGS 64
 #define SCN_MAX_WORKLOADS 64
+/* A section's name (memcg, device, workload) is at most SCN_NAME_LEN - 1 characters. */
 #define SCN_NAME_LEN 48
 
 struct scn_machine {
@@ -24,13 +25,14 @@ struct scn_machine {
 	int swappiness;			/* vm.swappiness */
 	int watermark_scale_factor;	/* vm.watermark_scale_factor */
 	uint64_t duration_ns;		/* simulated time limit (0 = until workloads end) */
-	char policy[SCN_NAME_LEN];	/* default policy list when --policy is absent */
+	char *policy;			/* default policy list when --policy is absent (NULL: none) */
 	double scale;			/* default --scale */
 };
 
 struct scn_node {
 	uint64_t memory;		/* bytes, 0 = machine default */
 	int cpus;			/* 0 = machine default */
+	bool declared;			/* a [node.N] section (or --set) names it */
 };
 
 struct scn_device {
@@ -105,8 +107,8 @@ struct scn_swap {
 };
 
 struct scenario {
-	char path[256];			/* file it came from */
-	char name[64];			/* basename without .ini */
+	char *path;			/* file it came from */
+	char *name;			/* basename without .ini */
 	char *text;			/* the file's text */
 	struct scn_machine machine;
 	struct scn_mglru mglru;
@@ -131,7 +133,8 @@ enum key_type {
 	KT_INT,		/* integer in [lo, hi] (an int, or int64_t when the field is 8 bytes) */
 	KT_DOUBLE,	/* real in [lo, hi] */
 	KT_TIME,	/* duration */
-	KT_STRING,	/* name */
+	KT_STRING,	/* a name or keyword, at most the field's size less one */
+	KT_TEXT,	/* any length (a malloc'ed char *: the owner frees it) */
 	KT_BOOL,	/* 0/1, yes/no, true/false */
 	KT_WORKLOAD_TYPE,	/* workload type (scenarios/workloads.c) */
 	KT_CHOICE,	/* one of `choices`, stored as its index (an int) */

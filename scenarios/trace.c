@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
+#include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "scenarios/trace.h"
 
@@ -49,18 +52,40 @@ static uint32_t le32(const unsigned char *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+static int too_many(const char *path, char *err, size_t len)
+{
+	snprintf(err, len, "trace '%s': more than %llu requests, more than a replay holds", path,
+		 (unsigned long long)TRACE_MAX_REQUESTS);
+	return -1;
+}
+
 static int load_oracle(struct trace *t, FILE *f, const char *path, char *err, size_t len)
 {
 	unsigned char rec[ORACLE_RECORD];
 	size_t cap = 0, got;
+	uint32_t last_time = 0;
 
 	while ((got = fread(rec, 1, sizeof(rec), f)) == sizeof(rec)) {
 		struct trace_req r = { .obj_id = le64(rec + 4), .size = le32(rec + 12) };
+		uint32_t time = le32(rec);
 
+		if (time < last_time) {
+			snprintf(err, len, "trace '%s' record %zu: clock_time %u is before the "
+				 "previous record's %u (requests are in time order)", path, t->nr + 1,
+				 time, last_time);
+			return -1;
+		}
+		last_time = time;
+		if (t->nr == TRACE_MAX_REQUESTS)
+			return too_many(path, err, len);
 		if (trace_push(t, &cap, r)) {
 			snprintf(err, len, "trace '%s': out of memory", path);
 			return -1;
 		}
+	}
+	if (ferror(f)) {
+		snprintf(err, len, "trace '%s': cannot read it: %s", path, strerror(errno));
+		return -1;
 	}
 	if (got) {
 		snprintf(err, len, "trace '%s' record %zu: truncated (%zu of %d bytes)", path,
@@ -70,65 +95,152 @@ static int load_oracle(struct trace *t, FILE *f, const char *path, char *err, si
 	return 0;
 }
 
+/* A whole unsigned decimal number of at most max: no sign, space or other base. */
+static bool csv_number(const char *s, uint64_t max, uint64_t *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return !errno && !*end && *v <= max;
+}
+
+/* "time,obj_id[,size[,op]]": the fields of one line, in place; their number, or -1 (> 4). */
+static int csv_split(char *line, char *field[4])
+{
+	int n = 0;
+
+	for (char *p = line;; p++) {
+		char *comma = strchr(p, ',');
+
+		if (n == 4)
+			return -1;
+		field[n++] = p;
+		if (!comma)
+			return n;
+		*comma = '\0';
+		p = comma;
+	}
+}
+
+/*
+ * One line of f into buf (without its "\n" or "\r\n"): its length, -1 at
+ * the end, -2 if longer than size - 1 bytes, -3 if it holds a NUL byte.
+ */
+static int csv_getline(FILE *f, char *buf, size_t size)
+{
+	size_t n = 0;
+	int c;
+
+	while ((c = getc(f)) != EOF && c != '\n') {
+		if (!c)
+			return -3;
+		if (n + 1 == size)
+			return -2;
+		buf[n++] = (char)c;
+	}
+	if (c == EOF && !n)
+		return -1;
+	if (n && buf[n - 1] == '\r')
+		n--;
+	buf[n] = '\0';
+	return (int)n;
+}
+
 static int load_csv(struct trace *t, FILE *f, const char *path, char *err, size_t len)
 {
+	static const char *const names[4] = { "time", "obj_id", "size", "op" };
 	char line[512];
 	size_t cap = 0;
-	int lineno = 0;
+	uint64_t last_time = 0;
+	int lineno = 0, got;
+	bool header = false, data = false;	/* the header line, a request line was read */
 
-	while (fgets(line, sizeof(line), f)) {
-		char *time_s, *id_s, *size_s, *op_s, *save, *end;
+	while ((got = csv_getline(f, line, sizeof(line))) != -1) {
 		struct trace_req r = { .size = 4096 };
+		char *field[4];
+		uint64_t v;
+		int n;
 
 		lineno++;
-		if (!strchr(line, '\n') && !feof(f)) {
-			snprintf(err, len, "trace '%s' line %d: line too long", path, lineno);
+		if (got == -2 || got == -3) {
+			snprintf(err, len, "trace '%s' line %d: %s", path, lineno,
+				 got == -2 ? "longer than 511 bytes" : "binary data (a NUL byte)");
 			return -1;
 		}
-		line[strcspn(line, "\r\n")] = '\0';
 		if (!line[0] || line[0] == '#')
 			continue;
-		time_s = strtok_r(line, ",", &save);
-		id_s = strtok_r(NULL, ",", &save);
-		size_s = strtok_r(NULL, ",", &save);
-		op_s = strtok_r(NULL, ",", &save);
-		if (lineno == 1 && time_s && strtoull(time_s, &end, 10) == 0 && *end)
-			continue;	/* a header */
-		if (!time_s || !id_s) {
-			snprintf(err, len, "trace '%s' line %d: expected time,obj_id,size,op", path,
-				 lineno);
+		n = csv_split(line, field);
+		if (n < 0) {
+			snprintf(err, len, "trace '%s' line %d: more than 4 fields "
+				 "(time,obj_id,size,op)", path, lineno);
 			return -1;
 		}
-		errno = 0;
-		r.obj_id = strtoull(id_s, &end, 10);
-		if (errno || *end || end == id_s) {
-			snprintf(err, len, "trace '%s' line %d: obj_id '%s' is not a number", path,
-				 lineno, id_s);
+		/* the first line (comments aside) whose time is no number: the header */
+		if (!data && !header && !isdigit((unsigned char)field[0][0])) {
+			header = true;
+			continue;
+		}
+		data = true;
+		if (n < 2) {
+			snprintf(err, len, "trace '%s' line %d: expected time,obj_id[,size[,op]]",
+				 path, lineno);
 			return -1;
 		}
-		if (size_s && *size_s) {
-			unsigned long long sz = strtoull(size_s, &end, 10);
+		for (int i = 0; i < n; i++)
+			if (!field[i][0]) {
+				snprintf(err, len, "trace '%s' line %d: %s is empty", path, lineno,
+					 names[i]);
+				return -1;
+			}
+		if (!csv_number(field[0], UINT64_MAX, &v)) {
+			snprintf(err, len, "trace '%s' line %d: time '%.40s' is not a number (whole, "
+				 "not negative)", path, lineno, field[0]);
+			return -1;
+		}
+		if (v < last_time) {
+			snprintf(err, len, "trace '%s' line %d: time %llu is before the previous "
+				 "line's %llu (requests are in time order)", path, lineno,
+				 (unsigned long long)v, (unsigned long long)last_time);
+			return -1;
+		}
+		last_time = v;
+		if (!csv_number(field[1], UINT64_MAX, &r.obj_id)) {
+			snprintf(err, len, "trace '%s' line %d: obj_id '%.40s' is not a number "
+				 "(whole, not negative)", path, lineno, field[1]);
+			return -1;
+		}
+		if (n > 2) {
+			if (!csv_number(field[2], UINT32_MAX, &v)) {
+				snprintf(err, len, "trace '%s' line %d: size '%.40s' is not a size "
+					 "(bytes, at most 4294967295)", path, lineno, field[2]);
+				return -1;
+			}
+			r.size = (uint32_t)v;
+		}
+		if (n > 3) {
+			const char *op = field[3];
 
-			if (*end || sz > UINT32_MAX) {
-				snprintf(err, len, "trace '%s' line %d: size '%s' is not a size", path,
-					 lineno, size_s);
-				return -1;
-			}
-			r.size = (uint32_t)sz;
-		}
-		if (op_s) {
-			if (!strcmp(op_s, "write") || !strcmp(op_s, "w") || !strcmp(op_s, "set"))
+			if (!strcmp(op, "write") || !strcmp(op, "w") || !strcmp(op, "set"))
 				r.write = true;
-			else if (strcmp(op_s, "read") && strcmp(op_s, "r") && strcmp(op_s, "get")) {
-				snprintf(err, len, "trace '%s' line %d: op '%s' is not read or write",
-					 path, lineno, op_s);
+			else if (strcmp(op, "read") && strcmp(op, "r") && strcmp(op, "get")) {
+				snprintf(err, len, "trace '%s' line %d: op '%.40s' is not read or "
+					 "write (r, w, get, set)", path, lineno, op);
 				return -1;
 			}
 		}
+		if (t->nr == TRACE_MAX_REQUESTS)
+			return too_many(path, err, len);
 		if (trace_push(t, &cap, r)) {
 			snprintf(err, len, "trace '%s': out of memory", path);
 			return -1;
 		}
+	}
+	if (ferror(f)) {
+		snprintf(err, len, "trace '%s': cannot read it: %s", path, strerror(errno));
+		return -1;
 	}
 	return 0;
 }
@@ -171,6 +283,7 @@ static int trace_densify(struct trace *t)
 int trace_load(struct trace *t, const char *path, enum trace_format fmt, char *err, size_t len)
 {
 	FILE *f = fopen(path, "rb");
+	struct stat st;
 	int rc;
 
 	memset(t, 0, sizeof(*t));
@@ -178,7 +291,17 @@ int trace_load(struct trace *t, const char *path, enum trace_format fmt, char *e
 		snprintf(err, len, "trace '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	rc = fmt == TRACE_ORACLE ? load_oracle(t, f, path, err, len) : load_csv(t, f, path, err, len);
+	/* a device (/dev/zero) or FIFO has no end to read to, or another one each run */
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, len, "trace '%s': not a regular file", path);
+		fclose(f);
+		return -1;
+	}
+	/* a file of more records than a replay holds is refused before it is read */
+	if (fmt == TRACE_ORACLE && (uint64_t)st.st_size / ORACLE_RECORD > TRACE_MAX_REQUESTS)
+		rc = too_many(path, err, len);
+	else
+		rc = fmt == TRACE_ORACLE ? load_oracle(t, f, path, err, len) : load_csv(t, f, path, err, len);
 	fclose(f);
 	if (!rc && !t->nr) {
 		snprintf(err, len, "trace '%s': no requests", path);

@@ -2,8 +2,17 @@
 /*
  * Page-access traces for replay: libCacheSim's oracleGeneral binary format
  * (packed records of uint32 clock_time, uint64 obj_id, uint32 obj_size,
- * int64 next_access_vtime) and CSV ("time,obj_id,size,op", op read/write
- * or r/w/get/set, an optional header line).
+ * int64 next_access_vtime) and CSV: "time,obj_id[,size[,op]]" per line, op
+ * read/write or r/w/get/set (default read), an optional header line (the
+ * first whose time is no number), empty lines and '#' comments skipped.
+ *
+ * What the fields mean: requests are in time order (a time before the
+ * previous one is an error) and replay back to back, in that order: time
+ * orders, it does not pace. Each distinct obj_id is one page (or one
+ * operation's pages_per_op), so size and next_access_vtime are checked but
+ * not used. Numbers are whole decimal numbers, without sign; every field is
+ * there or absent, never empty; more than four fields is an error. A trace
+ * is a regular file of at most TRACE_MAX_REQUESTS requests.
  */
 #ifndef MMEMU_SCENARIOS_TRACE_H
 #define MMEMU_SCENARIOS_TRACE_H
@@ -11,6 +20,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/*
+ * Estimate: the most requests a replay keeps (24 bytes each in host memory,
+ * 1.5 GiB; at a few million replayed accesses per host second, longer than
+ * any run is meant to take). A larger trace is refused, not cut.
+ */
+#define TRACE_MAX_REQUESTS (1ULL << 26)
 
 enum trace_format {
 	TRACE_ORACLE,	/* libCacheSim oracleGeneral binary */

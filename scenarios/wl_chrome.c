@@ -15,8 +15,10 @@
  * at n - 1 degrees of freedom), Jain's fairness index over the per-worker
  * counts, and the share of requests in the published latency buckets.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,6 +272,20 @@ static void chrome_node_report(const struct workload *w, struct result_group *g,
 			   total ? 100.0 * (double)cn->bucket[b] / (double)total : 0, false);
 }
 
+/* Whether name is "<base>-<g>", g in [0, groups): a memcg chrome_node_start() makes. */
+static bool is_group_name(const char *name, const char *base, int groups)
+{
+	size_t n = strlen(base);
+	char *end;
+	long g;
+
+	if (strncmp(name, base, n) || name[n] != '-' || !isdigit((unsigned char)name[n + 1]) ||
+	    (name[n + 1] == '0' && name[n + 2]))
+		return false;
+	g = strtol(name + n + 1, &end, 10);
+	return !*end && g < groups;
+}
+
 static int chrome_node_check(struct scn_workload *cfg, const struct scn_check *ck)
 {
 	const struct chrome_params *p = cfg->params;
@@ -277,6 +293,16 @@ static int chrome_node_check(struct scn_workload *cfg, const struct scn_check *c
 	cfg->ops = 1;	/* it runs until the duration, not by operations */
 	if (!p->groups)
 		return scn_fail(ck, NULL, "groups", "chrome-node needs groups (memcgs)");
+	/* a declared memcg of the same name: both were made, and their results merged */
+	for (int j = 0; j < ck->s->nr_memcgs; j++)
+		if (is_group_name(ck->s->memcg[j].name, cfg->name, p->groups)) {
+			char msg[320];
+
+			snprintf(msg, sizeof(msg), "its memcgs are %s-0 to %s-%d, and [memcg.%s] is "
+				 "one of them: rename one", cfg->name, cfg->name, p->groups - 1,
+				 ck->s->memcg[j].name);
+			return scn_fail(ck, NULL, "groups", msg);
+		}
 	if (p->chunk < 4096 || p->chunk > cfg->size)
 		return scn_fail(ck, NULL, "chunk",
 				"chrome-node needs a chunk of at least a page after scaling, "

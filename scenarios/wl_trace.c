@@ -16,7 +16,7 @@
 
 struct trace_params {
 	struct access_params a;		/* access, pages_per_op, compress_ratio */
-	char path[256];			/* the file (relative to the scenario's folder) */
+	char *path;			/* the file (relative to the scenario's folder), or NULL */
 	char format[16];		/* oracle or csv */
 	char target[SCN_NAME_LEN];	/* file or anon */
 	struct trace *trace;		/* the requests, loaded by check() */
@@ -44,33 +44,48 @@ static uint64_t trace_key(struct access_gen *g, struct actor *a, uint64_t op, bo
 	return tr->dense_id % g->nr_keys;
 }
 
-/* Loads the trace (relative paths from the scenario's folder); ops = its requests. */
+/*
+ * Loads the trace (relative paths from the scenario's folder); ops = its
+ * requests. Each distinct object is one key: all of them must fit in size
+ * (they wrapped modulo its keys: 200 K objects on a 4 MB workload).
+ */
 static int trace_check(struct scn_workload *cfg, const struct scn_check *ck)
 {
 	struct trace_params *p = cfg->params;
 	const char *spath = ck->s->path, *slash = strrchr(spath, '/');
+	uint64_t nr_keys = cfg->size / 4096 / p->a.pages_per_op;
 	enum trace_format fmt;
-	char path[600];
+	char *path, why[512] = "", msg[256];
+	int rc;
 
 	if (access_check(cfg, ck))
 		return -1;
-	if (!p->path[0])
+	if (!p->path)
 		return scn_fail(ck, NULL, "trace", "a trace workload needs a trace file");
 	if (trace_format_parse(p->format[0] ? p->format : "oracle", &fmt))
 		return scn_fail(ck, NULL, "trace_format", "expected oracle or csv");
 	if (p->target[0] && strcmp(p->target, "file") && strcmp(p->target, "anon"))
 		return scn_fail(ck, NULL, "target", "expected file or anon");
 	if (p->path[0] == '/' || !slash)
-		snprintf(path, sizeof(path), "%s", p->path);
+		rc = asprintf(&path, "%s", p->path);
 	else
-		snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - spath), spath, p->path);
+		rc = asprintf(&path, "%.*s/%s", (int)(slash - spath), spath, p->path);
+	if (rc < 0)
+		return scn_fail(ck, NULL, "trace", "out of memory");
 	p->trace = calloc(1, sizeof(*p->trace));
-	if (!p->trace || trace_load(p->trace, path, fmt, ck->err, ck->errlen)) {
+	rc = p->trace ? trace_load(p->trace, path, fmt, why, sizeof(why)) : -1;
+	free(path);
+	if (rc) {
 		free(p->trace);
 		p->trace = NULL;
-		if (!*ck->err)
-			snprintf(ck->err, ck->errlen, "trace '%s': out of memory", path);
-		return -1;
+		return scn_fail(ck, NULL, "trace", why[0] ? why : "out of memory");
+	}
+	if (p->trace->nr_objects > nr_keys) {
+		snprintf(msg, sizeof(msg), "the trace has %llu distinct objects, each its own "
+			 "%llu pages, and size holds %llu of them after scaling",
+			 (unsigned long long)p->trace->nr_objects,
+			 (unsigned long long)p->a.pages_per_op, (unsigned long long)nr_keys);
+		return scn_fail(ck, NULL, "size", msg);
 	}
 	cfg->ops = p->trace->nr;
 	return 0;
@@ -85,6 +100,8 @@ static void trace_params_free(struct scn_workload *cfg)
 		free(p->trace);
 		p->trace = NULL;
 	}
+	free(p->path);
+	p->path = NULL;
 }
 
 static bool trace_needs_device(const struct scn_workload *cfg)
@@ -107,7 +124,7 @@ static int trace_start(struct workload *w, struct mem_cgroup *memcg, struct bloc
 
 #define P struct trace_params
 static const struct key_desc trace_keys[] = {
-	SCN_KEY("trace", KT_STRING, KEY_UNSCALED, P, path, 0, 0, "a trace file",
+	SCN_KEY("trace", KT_TEXT, KEY_UNSCALED, P, path, 0, 0, "a trace file",
 		"the trace file (relative to the scenario's folder)"),
 	SCN_KEY("trace_format", KT_STRING, KEY_UNSCALED, P, format, 0, 0, "oracle or csv",
 		"oracle (libCacheSim oracleGeneral, the default) or csv (time,obj_id,size,op)"),

@@ -65,7 +65,7 @@ struct bdev_stats {
 };
 
 struct blockdev {
-	char name[32];			/* scenario name */
+	char name[48];			/* scenario name (scenarios/run.c: every one fits) */
 	struct bdev_params p;		/* model parameters */
 	uint64_t chan_free_ns[BDEV_MAX_CHANNELS];	/* when each channel frees up */
 	uint64_t pipe_free_ns;		/* when the shared transfer path frees up */

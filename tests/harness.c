@@ -138,9 +138,9 @@ static char *slurp(FILE *f)
 	return s;
 }
 
-int harness_run_scenario(const char *path, const char *const *sets, int nr_sets,
-			 double scale, uint64_t seed, const char *policy,
-			 bool check_invariants, char **out, char *err, size_t errlen)
+static int run_scenario(const char *path, const char *const *sets, int nr_sets, double scale,
+			uint64_t seed, const char *policy, bool check_invariants,
+			uint64_t check_every, char **out, char *err, size_t errlen)
 {
 	FILE *fout = tmpfile(), *ferr = tmpfile();
 	int status;
@@ -159,6 +159,7 @@ int harness_run_scenario(const char *path, const char *const *sets, int nr_sets,
 			.seed = seed,
 			.options = "",
 			.check_invariants = check_invariants,
+			.check_every = check_every,
 		};
 		char msg[1024];
 
@@ -201,6 +202,22 @@ int harness_run_scenario(const char *path, const char *const *sets, int nr_sets,
 		return -1;
 	}
 	return WEXITSTATUS(status);
+}
+
+int harness_run_scenario(const char *path, const char *const *sets, int nr_sets,
+			 double scale, uint64_t seed, const char *policy,
+			 bool check_invariants, char **out, char *err, size_t errlen)
+{
+	return run_scenario(path, sets, nr_sets, scale, seed, policy, check_invariants, 0, out,
+			    err, errlen);
+}
+
+int harness_run_scenario_checked(const char *path, const char *const *sets, int nr_sets,
+				 double scale, uint64_t seed, const char *policy,
+				 uint64_t check_every, char **out, char *err, size_t errlen)
+{
+	return run_scenario(path, sets, nr_sets, scale, seed, policy, true, check_every, out,
+			    err, errlen);
 }
 
 int harness_parse_result(const char *text, struct run_result *r)

@@ -55,6 +55,10 @@ const char *harness_src_path(const char *rel);
 int harness_run_scenario(const char *path, const char *const *sets, int nr_sets,
 			 double scale, uint64_t seed, const char *policy,
 			 bool check_invariants, char **out, char *err, size_t errlen);
+/* The same, invariants checked every check_every quiescent points (run_opts.check_every). */
+int harness_run_scenario_checked(const char *path, const char *const *sets, int nr_sets,
+				 double scale, uint64_t seed, const char *policy,
+				 uint64_t check_every, char **out, char *err, size_t errlen);
 /* Parses result_write() text. 0 or -1. */
 int harness_parse_result(const char *text, struct run_result *r);
 /* A value of a result, or NaN when the group or key is missing. */

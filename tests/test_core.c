@@ -635,6 +635,70 @@ START_TEST(test_actor_on_other_node_and_run_until)
 }
 END_TEST
 
+/* ---- checks at quiescent points ---- */
+
+struct check_case {
+	int nr_checks;		/* calls of the check */
+	int fail_at;		/* the call that fails (0: none) */
+	uint64_t last_ns;	/* the time the last call was given */
+	int nr_finished;	/* sleepers that reached their end */
+};
+
+static int count_check(void *arg, uint64_t now_ns)
+{
+	struct check_case *c = arg;
+
+	c->last_ns = now_ns;
+	return ++c->nr_checks == c->fail_at;
+}
+
+/* ten 1 ms sleeps: ten quiescent points */
+static void ten_sleeps_fn(struct actor *a, void *arg)
+{
+	struct check_case *c = arg;
+
+	for (int i = 0; i < 10; i++)
+		actor_sleep_ns(a, NSEC_PER_MSEC);
+	c->nr_finished++;
+}
+
+static void two_sleepers_fn(struct actor *a, void *arg)
+{
+	actor_create("s1", 0, ten_sleeps_fn, arg, false);
+	actor_create("s2", 0, ten_sleeps_fn, arg, false);
+	(void)a;
+}
+
+START_TEST(test_check_every_n_quiescent_points)
+{
+	struct check_case c = { 0 };
+
+	boot_one_node(1);
+	engine_set_check(4, count_check, &c);
+	harness_run_actor(two_sleepers_fn, &c);
+	/* 20 sleeps (the actors' ends hand over no CPU): checks at points 4, 8, ..., 20 */
+	ck_assert_uint_eq(engine_nr_quiescent(), 20);
+	ck_assert_int_eq(c.nr_checks, 5);
+	ck_assert_int_eq(c.nr_finished, 2);
+}
+END_TEST
+
+START_TEST(test_failed_check_ends_the_run)
+{
+	struct check_case c = { .fail_at = 2 };
+
+	boot_one_node(1);
+	engine_set_check(4, count_check, &c);
+	harness_run_actor(two_sleepers_fn, &c);
+	/* point 8 is the fourth sleep of each (2 actors, 1 ms apart): at 3 ms */
+	ck_assert_int_eq(c.nr_checks, 2);
+	ck_assert_uint_eq(c.last_ns, 3 * NSEC_PER_MSEC);
+	ck_assert_uint_eq(engine_nr_quiescent(), 8);
+	ck_assert_int_eq(c.nr_finished, 0);
+	ck_assert_uint_eq(engine_clock_ns(), 3 * NSEC_PER_MSEC);
+}
+END_TEST
+
 static Suite *core_suite(void)
 {
 	Suite *s = suite_create("core");
@@ -669,6 +733,8 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, test_cpu_shared_on_one_core);
 	tcase_add_test(tc, test_cpu_parallel_on_two_cores);
 	tcase_add_test(tc, test_actor_on_other_node_and_run_until);
+	tcase_add_test(tc, test_check_every_n_quiescent_points);
+	tcase_add_test(tc, test_failed_check_ends_the_run);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -3,6 +3,11 @@
  * Whole runs through scenario_run() (each in a child process, small scale):
  * the model's invariants hold at the end, the counters show reclaim and
  * refaults, runs are deterministic, and an OOM-killing run ends cleanly.
+ * The periodic check: state corrupted on purpose during a run (a lost
+ * write, a page counter off by one, a stale swap slot) ends the run at the
+ * first quiescent point after it, naming the simulated time and the object;
+ * an honest run checked at every quiescent point passes (charges in flight
+ * included). tests/test_checked.c runs every shipped scenario so checked.
  */
 #include <check.h>
 #include <math.h>
@@ -10,6 +15,10 @@
 #include <string.h>
 
 #include "harness.h"
+#include "models/memory.h"
+#include "models/swap.h"
+#include "models/vmscan.h"
+#include "models/writeback.h"
 #include "scenarios/result.h"
 
 #define SCALE (1.0 / 32)
@@ -200,6 +209,165 @@ START_TEST(test_shared_mapping_mapped_once)
 }
 END_TEST
 
+/* ---- the periodic check, against deliberate corruption ---- */
+
+#define CORRUPT_AT_NS (50 * NSEC_PER_MSEC)
+#define NR_FILE_PAGES 64
+#define HEAP_PAGES 1024
+
+enum corruption {
+	LOST_WRITE,		/* a dirty file folio turns clean, nothing written */
+	USAGE_OFF,		/* memcg usage one page more than its folios */
+	STALE_SLOT,		/* a swapped-out page's slot holds other data */
+	NONE,			/* an honest run */
+};
+
+static struct {
+	enum corruption what;
+	struct blockdev nvme;
+	struct mem_cgroup *memcg;
+	struct task *task;
+	struct address_space *file, *heap;
+	uint32_t folio;		/* the folio corrupted (LOST_WRITE) */
+	uint64_t page;		/* the page corrupted (LOST_WRITE, STALE_SLOT) */
+	uint64_t slot;		/* ... and its slot */
+	bool reached_end;	/* the actor ran past the corruption to its end */
+} pc;
+
+static void corrupt_then_go_on(struct actor *a, void *arg)
+{
+	(void)arg;
+	for (uint64_t i = 0; i < HEAP_PAGES; i++)
+		ck_assert_int_ge(anon_access(a, pc.task, pc.heap, i, true), 0);
+	for (uint64_t i = 0; i < NR_FILE_PAGES; i++)
+		ck_assert_int_ge(filemap_write(a, pc.task, pc.file, i), 0);
+	actor_sleep_until_ns(a, CORRUPT_AT_NS);
+	ck_assert_uint_eq(actor_now_ns(a), CORRUPT_AT_NS);	/* the writes took less */
+	switch (pc.what) {
+	case LOST_WRITE: {
+		struct folio *folio;
+
+		for (pc.page = 0; pc.page < NR_FILE_PAGES; pc.page++) {
+			uint64_t entry = pc.file->slots[pc.page];
+
+			if (entry && !xa_is_value(entry) && folio_test_dirty(folio_of((uint32_t)entry)))
+				break;
+		}
+		ck_assert_uint_lt(pc.page, NR_FILE_PAGES);	/* a dirty page is cached */
+		folio = folio_of(pc.folio = (uint32_t)pc.file->slots[pc.page]);
+		folio_clear_dirty(folio);
+		mod_lruvec_state(folio_lruvec(folio), NR_FILE_DIRTY, -1);
+		pc.file->nr_dirty--;
+		break;
+	}
+	case USAGE_OFF:
+		pc.memcg->usage++;
+		pc.memcg->parent->usage++;
+		break;
+	case STALE_SLOT:
+		for (pc.page = 0; pc.page < HEAP_PAGES; pc.page++) {
+			uint64_t entry = pc.heap->slots[pc.page];
+
+			if (xa_is_value(entry) && !mm.swap->cache[swp_slot(entry)])
+				break;
+		}
+		ck_assert_uint_lt(pc.page, HEAP_PAGES);	/* something was swapped out */
+		pc.slot = swp_slot(pc.heap->slots[pc.page]);
+		mm.swap->slot_version[pc.slot] += 7;
+		break;
+	case NONE:
+		break;
+	}
+	/* quiescent points after it: the first one ends the run */
+	for (int i = 0; i < 100; i++)
+		actor_sleep_ns(a, NSEC_PER_MSEC);
+	pc.reached_end = true;
+}
+
+/* One memcg of 256 pages with zram swap; a task writing a file and a heap of 1024 pages. */
+static void run_corrupted(enum corruption what, uint64_t every)
+{
+	memset(&pc, 0, sizeof(pc));
+	pc.what = what;
+	harness_boot(1, 65536, &classic_policy);
+	harness_nvme(&pc.nvme);
+	ck_assert_int_eq(wb_create(&pc.nvme), 0);
+	ck_assert_int_eq(swap_init_zram(ZRAM_LZ4, 4096), 0);
+	pc.memcg = mem_cgroup_create(mm.root_mem_cgroup, "app");
+	ck_assert_ptr_nonnull(pc.memcg);
+	pc.memcg->max = 256;
+	pc.task = task_create("writer", pc.memcg, 0);
+	pc.file = file_create("data", NR_FILE_PAGES, &pc.nvme, 0, false);
+	pc.heap = anon_region_create(pc.task, "heap", HEAP_PAGES);
+	ck_assert_ptr_nonnull(pc.file);
+	ck_assert_ptr_nonnull(pc.heap);
+	for (int nid = 0; nid < mm.machine.nr_nodes; nid++)
+		kswapd_run(nid);
+	mm_check_invariants_periodic(every);
+	harness_run_actor(corrupt_then_go_on, NULL);
+}
+
+static void assert_broken(const char *what)
+{
+	const char *msg = mm_invariants_broken();
+
+	ck_assert_msg(msg, "no invariant broken: %s expected", what);
+	ck_assert_msg(strstr(msg, "invariant broken at 0.050000 s simulated: "),
+		      "not the time of the corruption: %s", msg);
+	ck_assert_msg(strstr(msg, what), "'%s' expected in: %s", what, msg);
+	ck_assert_msg(!pc.reached_end, "the run went on after: %s", msg);
+	ck_assert_uint_gt(mm.nr_invariant_checks, 1);	/* checks ran before, and passed */
+}
+
+START_TEST(test_periodic_catches_lost_write)
+{
+	char want[128];
+
+	run_corrupted(LOST_WRITE, 1);
+	snprintf(want, sizeof(want),
+		 "folio %u (file 'data' page %llu) is clean at version 1 but its backing store "
+		 "has version 0", pc.folio, (unsigned long long)pc.page);
+	assert_broken(want);
+}
+END_TEST
+
+START_TEST(test_periodic_catches_usage_off)
+{
+	char want[128];
+
+	run_corrupted(USAGE_OFF, 1);
+	snprintf(want, sizeof(want), "memcg 'app': usage %llu (own %llu) != %llu folios",
+		 (unsigned long long)pc.memcg->usage, (unsigned long long)pc.memcg->usage,
+		 (unsigned long long)pc.memcg->usage - 1);
+	assert_broken(want);
+}
+END_TEST
+
+START_TEST(test_periodic_catches_stale_swap_slot)
+{
+	char want[160];
+
+	run_corrupted(STALE_SLOT, 1);
+	snprintf(want, sizeof(want),
+		 "anon 'heap' page %llu is swapped out and its slot %llu holds version 7, but it "
+		 "was last written at version 0", (unsigned long long)pc.page,
+		 (unsigned long long)pc.slot);
+	assert_broken(want);
+}
+END_TEST
+
+/* The same run, honest: reclaim, swap-out and writeback in flight at every check. */
+START_TEST(test_periodic_honest_run_passes)
+{
+	run_corrupted(NONE, 1);
+	ck_assert_msg(!mm_invariants_broken(), "%s", mm_invariants_broken());
+	ck_assert(pc.reached_end);
+	ck_assert_uint_eq(mm.nr_invariant_checks, engine_nr_quiescent());
+	ck_assert_uint_gt(mm.nr_invariant_checks, 100);
+	ck_assert_uint_gt(mm.vm_events[PSWPOUT], 0);
+}
+END_TEST
+
 static Suite *invariants_suite(void)
 {
 	Suite *s = suite_create("invariants");
@@ -213,6 +381,15 @@ static Suite *invariants_suite(void)
 	tcase_add_test(tc, test_bad_policy_and_set_fail_cleanly);
 	tcase_add_test(tc, test_shared_mapping_mapped_once);
 	suite_add_tcase(s, tc);
+
+	tc = tcase_create("periodic");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_periodic_catches_lost_write);
+	tcase_add_test(tc, test_periodic_catches_usage_off);
+	tcase_add_test(tc, test_periodic_catches_stale_swap_slot);
+	tcase_add_test(tc, test_periodic_honest_run_passes);
+	suite_add_tcase(s, tc);
+
 	return s;
 }
 

@@ -73,6 +73,18 @@ START_TEST(test_args_numbers)
 	ck_assert_int_ne(args_seeds("1,", 100, &seeds, &n), 0);
 	ck_assert_int_ne(args_seeds("1..1000", 100, &seeds, &n), 0);
 	ck_assert_int_ne(args_seeds("x", 100, &seeds, &n), 0);
+	/* seeds are decimal or 0x hex: "010" is ten, not octal eight */
+	{
+		uint64_t v;
+
+		ck_assert_int_eq(args_u64("010", &v), 0);
+		ck_assert_uint_eq(v, 10);
+		ck_assert_int_eq(args_u64("0x10", &v), 0);
+		ck_assert_uint_eq(v, 16);
+		ck_assert_int_ne(args_u64("0x", &v), 0);
+		ck_assert_int_ne(args_u64("0x-1", &v), 0);
+		ck_assert_int_ne(args_u64("08x", &v), 0);
+	}
 }
 END_TEST
 
@@ -303,6 +315,29 @@ START_TEST(test_csv_quoting)
 END_TEST
 
 /* Three seeds each: a value that moves in every seed is marked, one that does not is not. */
+/*
+ * A summary that cannot be JSON (options that are not UTF-8, in the second
+ * group) is refused with the reason; fuzz_result found it leaked the
+ * group's seeds and metrics on that way out (LeakSanitizer).
+ */
+START_TEST(test_summary_json_not_utf8)
+{
+	static const char *const g[] = { "vmstat" };
+	struct output_opts o = { .format = "json" };
+	struct made m;
+	char *text;
+	int rc;
+
+	make_run(&m, 0, "classic", "", g, 1, 0);
+	make_run(&m, 1, "classic", "memcg.a.max=\xff", g, 1, 0);
+	make_inv(&m, 2);
+	text = write_to_string(&o, &m.inv, true, &rc);
+	ck_assert_int_ne(rc, 0);
+	ck_assert_msg(strstr(text, "UTF-8"), "%s", text);
+	free(text);
+}
+END_TEST
+
 START_TEST(test_summary_marks)
 {
 	static const char *const g[] = { "vmstat" };
@@ -348,6 +383,7 @@ static Suite *output_suite(void)
 	tcase_add_test(tc, test_json_bad_sample);
 	tcase_add_test(tc, test_csv_quoting);
 	tcase_add_test(tc, test_summary_marks);
+	tcase_add_test(tc, test_summary_json_not_utf8);
 	suite_add_tcase(s, tc);
 	return s;
 }

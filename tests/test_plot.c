@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "scenarios/result.h"
 #include "tests/cli.h"
 
 static char *temp_dir(void)
@@ -236,6 +237,172 @@ START_TEST(test_plot_no_gnuplot_exit_2)
 }
 END_TEST
 
+/* ---- crafted files: every value checked before use (issue 13.1) ---- */
+
+/* dir/c.pb: one mglru-budget run whose samples are rows (NULL-terminated). */
+static char *crafted(const char *dir, const char *const *rows)
+{
+	Mmemu__Invocation inv = MMEMU__INVOCATION__INIT;
+	Mmemu__Run run = MMEMU__RUN__INIT, *runs[1] = { &run };
+	char *pb = path_in(dir, "c.pb");
+	size_t n = 0;
+	FILE *f;
+
+	while (rows[n])
+		n++;
+	inv.scenario_name = "crafted";
+	inv.scale = 1;
+	inv.n_runs = 1;
+	inv.runs = runs;
+	run.policy = "mglru-budget";
+	run.n_samples = n;
+	run.samples = (char **)rows;
+	f = fopen(pb, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(result_file_write(&inv, f), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	return pb;
+}
+
+#define GENS(t, node, g) "{\"kind\": \"gens\", \"t\": " t ", \"memcg\": \"/app\", \"node\": " \
+	node ", \"gens\": [" g "]}"
+#define GEN(seq, anon) "{\"seq\": " seq ", \"anon\": " anon ", \"file\": 1}"
+#define STATS(t, rf, mem, ops) "{\"kind\": \"stats\", \"t\": " t \
+	", \"workingset_refault_anon\": 0, \"workingset_refault_file\": " rf \
+	", \"memory_current\": {\"/app\": " mem "}, \"ops\": {\"w\": " ops "}}"
+
+START_TEST(test_plot_crafted_input_exit_2)
+{
+	static const struct {
+		const char *what;	/* --what */
+		const char *rows[4];
+		const char *says;	/* in the message */
+	} bad[] = {
+		/* a gap of 3e8 generations: it allocated for all of them and ran for minutes */
+		{ "gens", { GENS("0.1", "0", GEN("0", "5")), GENS("0.2", "0", GEN("300000000", "5")) },
+		  "more than a plot draws" },
+		{ "gens", { GENS("0.1", "0", GEN("-1", "5")) }, "not counts" },
+		{ "gens", { GENS("0.1", "0", GEN("9223372036854775807", "5")) }, "not counts" },
+		{ "gens", { GENS("0.1", "0", GEN("1e300", "5")) }, "not counts" },
+		{ "gens", { GENS("0.1", "0", GEN("3", "5") ", " GEN("7", "5")) }, "does not follow" },
+		{ "gens", { GENS("0.1", "0", GEN("1", "1") ", " GEN("2", "1") ", " GEN("3", "1") ", "
+				GEN("4", "1") ", " GEN("5", "1")) }, "1 to 4 generations" },
+		{ "gens", { GENS("0.1", "0", "") }, "1 to 4 generations" },
+		{ "gens", { GENS("0.1", "0", GEN("1", "-5")) }, "not counts" },
+		{ "gens", { GENS("0.1", "0", GEN("1", "2.5")) }, "not counts" },
+		{ "gens", { GENS("0.1", "-1", GEN("1", "5")) }, "not a node" },
+		{ "gens", { GENS("0.1", "1e300", GEN("1", "5")) }, "not a node" },
+		{ "gens", { GENS("0.1", "8", GEN("1", "5")) }, "not a node" },
+		{ "gens", { GENS("0.2", "0", GEN("1", "5")), GENS("0.1", "0", GEN("1", "5")) },
+		  "the time is before" },
+		{ "gens", { GENS("0.1", "0", GEN("4", "5")), GENS("0.2", "0", GEN("3", "5")) },
+		  "generations are before" },
+		{ "gens", { GENS("-0.1", "0", GEN("1", "5")) }, "not a time" },
+		{ "gens", { "{\"kind\": \"gens\", \"t\": 1}" }, "no memcg" },
+		{ "gens", { "[1, 2]" }, "not a JSON object" },
+		{ "memory", { STATS("0.1", "5", "4096", "10"), STATS("0.05", "5", "4096", "10") },
+		  "before the previous" },
+		{ "refaults", { STATS("0.1", "5", "4096", "10"), STATS("0.2", "4", "4096", "10") },
+		  "went down" },
+		{ "memory", { STATS("0.1", "5", "-4096", "10") }, "not a count" },
+		{ "throughput", { STATS("0.1", "5", "4096", "10"), STATS("0.2", "5", "4096", "9") },
+		  "went down" },
+		{ "throughput", { STATS("0.1", "5", "4096", "1.5") }, "not a count" },
+	};
+	char *dir = temp_dir(), *out = path_in(dir, "x.svg");
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *pb = crafted(dir, bad[i].rows);
+		const char *args[] = { "plot", pb, "--what", bad[i].what, "-o", out, NULL };
+		struct cli_out o = cli_run(args);
+
+		ck_assert_msg(o.status == 2, "case %zu: status %d: %s", i, o.status, o.err);
+		ck_assert_msg(strstr(o.err, pb) && strstr(o.err, bad[i].says),
+			      "case %zu: '%s' does not say '%s'", i, o.err, bad[i].says);
+		ck_assert_msg(access(out, F_OK) != 0, "case %zu: drew %s", i, out);
+		cli_out_free(&o);
+		unlink(pb);
+		free(pb);
+	}
+	free(out);
+	ck_assert_int_eq(rmdir(dir), 0);
+	free(dir);
+}
+END_TEST
+
+/* Names of any length are drawn whole; more memcgs than 64 are all drawn. */
+START_TEST(test_plot_names_whole)
+{
+	char *dir = temp_dir(), *out = path_in(dir, "m.svg"), *pb, *rows[2] = { NULL, NULL };
+	char *text = NULL, name[200];
+	size_t cap = 0, len = 0;
+	FILE *f = open_memstream(&rows[0], &len);
+	const char *args[] = { "plot", NULL, "--what", "memory", "-o", out, NULL };
+	struct cli_out o;
+
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "{\"kind\": \"stats\", \"t\": 0.1, \"workingset_refault_anon\": 0, "
+		   "\"workingset_refault_file\": 0, \"ops\": {}, \"memory_current\": {");
+	for (int i = 0; i < 70; i++)	/* 150-character names, alike for 147 */
+		fprintf(f, "%s\"/%0150d\": %d", i ? ", " : "", i, 4096 * (i + 1));
+	fprintf(f, "}}");
+	ck_assert_int_eq(fclose(f), 0);
+	pb = crafted(dir, (const char *const *)rows);
+	args[1] = pb;
+	o = cli_run(args);
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	f = fopen(out, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_gt(getdelim(&text, &cap, '\0', f), 0);
+	fclose(f);
+	for (int i = 0; i < 70; i++) {
+		snprintf(name, sizeof(name), "/%0150d", i);
+		ck_assert_msg(strstr(text, name), "memcg %d is not drawn", i);
+	}
+	free(text);
+	free(rows[0]);
+	cli_out_free(&o);
+	unlink(out);
+	unlink(pb);
+	free(pb);
+	free(out);
+	ck_assert_int_eq(rmdir(dir), 0);
+	free(dir);
+}
+END_TEST
+
+/* More memcgs in one run than the model can make (1024) is not a run: status 2. */
+START_TEST(test_plot_more_names_than_a_run)
+{
+	char *dir = temp_dir(), *out = path_in(dir, "m.svg"), *pb, *rows[2] = { NULL, NULL };
+	size_t len = 0;
+	FILE *f = open_memstream(&rows[0], &len);
+	const char *args[] = { "plot", NULL, "--what", "memory", "-o", out, NULL };
+	struct cli_out o;
+
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "{\"kind\": \"stats\", \"t\": 0.1, \"workingset_refault_anon\": 0, "
+		   "\"workingset_refault_file\": 0, \"ops\": {}, \"memory_current\": {");
+	for (int i = 0; i < 1100; i++)
+		fprintf(f, "%s\"/m%d\": 4096", i ? ", " : "", i);
+	fprintf(f, "}}");
+	ck_assert_int_eq(fclose(f), 0);
+	pb = crafted(dir, (const char *const *)rows);
+	args[1] = pb;
+	o = cli_run(args);
+	ck_assert_int_eq(o.status, 2);
+	ck_assert_msg(strstr(o.err, "more than 1024 names"), "%s", o.err);
+	ck_assert_int_ne(access(out, F_OK), 0);
+	free(rows[0]);
+	cli_out_free(&o);
+	unlink(pb);
+	free(pb);
+	free(out);
+	ck_assert_int_eq(rmdir(dir), 0);
+	free(dir);
+}
+END_TEST
+
 static Suite *plot_suite(void)
 {
 	Suite *s = suite_create("plot");
@@ -253,6 +420,9 @@ static Suite *plot_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_plot_bad_input_exit_2);
 	tcase_add_test(tc, test_plot_no_gnuplot_exit_2);
+	tcase_add_test(tc, test_plot_crafted_input_exit_2);
+	tcase_add_test(tc, test_plot_names_whole);
+	tcase_add_test(tc, test_plot_more_names_than_a_run);
 	suite_add_tcase(s, tc);
 	return s;
 }

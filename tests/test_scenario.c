@@ -535,6 +535,313 @@ START_TEST(test_bad_limit_too_small_after_scale)
 }
 END_TEST
 
+/* ---- long lines, long names, repeated keys (issue 13.2, 13.6) ---- */
+
+/* A string of n copies of c (malloc'ed). */
+static char *repeat(char c, size_t n)
+{
+	char *s = malloc(n + 1);
+
+	ck_assert_ptr_nonnull(s);
+	memset(s, c, n);
+	s[n] = '\0';
+	return s;
+}
+
+/* Loads text (and sets) that must load; the caller frees s and *path. */
+static void load_ok(const char *text, const char *const *sets, int nr, struct scenario *s)
+{
+	char err[1024] = "", *path = harness_write_temp(text);
+	int rc = scenario_load(s, path, sets, nr, 1.0, err, sizeof(err));
+
+	unlink(path);
+	free(path);
+	ck_assert_msg(rc == 0, "rejected: %s\n%s", err, text);
+}
+
+START_TEST(test_long_comment_is_a_comment)
+{
+	/* libinih's 200-byte buffer used to parse the tail as a line: "max = 2M" */
+	char *pad = repeat('x', 300), text[2048];
+	struct scenario s;
+
+	for (int hash = 0; hash < 2; hash++) {
+		char *t = variant(8, NULL, NULL);
+
+		snprintf(text, sizeof(text), "%s%c %s max = 2M\n", t, hash ? '#' : ';', pad);
+		free(t);
+		load_ok(text, NULL, 0, &s);
+		ck_assert_uint_eq(find_memcg(&s, "app")->max, 32 * MiB);
+		scenario_free(&s);
+		/* a 302-character comment in the middle of a section */
+		t = variant(8, NULL, pad);
+		t[strstr(t, pad) - t] = hash ? '#' : ';';
+		load_ok(t, NULL, 0, &s);
+		ck_assert_int_eq(s.nr_workloads, 1);
+		scenario_free(&s);
+		free(t);
+	}
+	free(pad);
+}
+END_TEST
+
+/*
+ * A line libinih cannot hold (over 200 bytes: here a long inline comment)
+ * means what the same line means short: the reader's split of key and value
+ * follows ini.c's rules.
+ */
+START_TEST(test_long_line_means_the_short_one)
+{
+	static const char *const lines[] = {
+		"max = 20M", "max=20M", "max : 20M", "max =   20M   ", "max = 20M ; a comment",
+		"max = 20M;not a comment", "max = max", "max: =20M", "max = 20M=", "max = 20 M",
+		"max ; = 20M", "= 20M", "max =", "max = ;", "max = x ; y ; z", "\tmax\t=\t20M\t",
+	};
+	char *pad = repeat('y', 400);
+
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		char shortl[512], longl[1024], err_s[1024] = "", err_l[1024] = "", *ps, *pl;
+		char *ts, *tl;
+		struct scenario ss, sl;
+		int rs, rl;
+
+		snprintf(shortl, sizeof(shortl), "%s", lines[i]);
+		snprintf(longl, sizeof(longl), "%s ;%s", lines[i], pad);
+		ts = variant(7, shortl, NULL);
+		tl = variant(7, longl, NULL);
+		ps = harness_write_temp(ts);
+		pl = harness_write_temp(tl);
+		rs = scenario_load(&ss, ps, NULL, 0, 1.0, err_s, sizeof(err_s));
+		rl = scenario_load(&sl, pl, NULL, 0, 1.0, err_l, sizeof(err_l));
+		ck_assert_msg(rs == rl, "'%s': short %d (%s), long %d (%s)", lines[i], rs, err_s, rl,
+			      err_l);
+		if (!rs)
+			ck_assert_uint_eq(find_memcg(&ss, "app")->max, find_memcg(&sl, "app")->max);
+		else	/* the same message but for the file's name */
+			ck_assert_str_eq(strstr(err_s, "' ") ? strstr(err_s, "' ") : err_s,
+					 strstr(err_l, "' ") ? strstr(err_l, "' ") : err_l);
+		scenario_free(&ss);
+		scenario_free(&sl);
+		unlink(ps);
+		unlink(pl);
+		free(ps);
+		free(pl);
+		free(ts);
+		free(tl);
+	}
+	free(pad);
+}
+END_TEST
+
+START_TEST(test_long_values_are_whole)
+{
+	/* a policy list of 40 names: 543 characters, in the file and from --set */
+	char policy[1024] = "", line[1100], set[1100], *t;
+	const char *sets[] = { set };
+	struct scenario s;
+
+	for (int i = 0; i < 40; i++)
+		snprintf(policy + strlen(policy), sizeof(policy) - strlen(policy), "%s%s",
+			 i ? "," : "", i % 2 ? "mglru-budget" : "classic");
+	snprintf(line, sizeof(line), "policy = %s", policy);
+	t = variant(2, NULL, line);
+	load_ok(t, NULL, 0, &s);
+	ck_assert_str_eq(s.machine.policy, policy);
+	scenario_free(&s);
+	free(t);
+	snprintf(set, sizeof(set), "machine.policy=%s", policy);
+	t = variant(0, NULL, NULL);
+	load_ok(t, sets, 1, &s);
+	ck_assert_str_eq(s.machine.policy, policy);
+	scenario_free(&s);
+	free(t);
+}
+END_TEST
+
+START_TEST(test_long_names_kept_or_refused)
+{
+	/* 47 characters: kept whole; two that differ in the 50th: refused, never merged */
+	char *n47 = repeat('m', 47), *n49 = repeat('m', 49), text[4096], err[1024], *path;
+	struct scenario s;
+	char *t = variant(8, NULL, NULL);
+
+	snprintf(text, sizeof(text), "%s[memcg.%s]\nmax = 20M\n[memcg.%.46sn]\nmax = 24M\n", t,
+		 n47, n47);
+	load_ok(text, NULL, 0, &s);
+	ck_assert_int_eq(s.nr_memcgs, 3);
+	ck_assert_str_eq(s.memcg[1].name, n47);
+	ck_assert_uint_eq(s.memcg[1].max, 20 * MiB);
+	ck_assert_uint_eq(s.memcg[2].max, 24 * MiB);
+	scenario_free(&s);
+	snprintf(text, sizeof(text), "%s[memcg.%sa]\nmax = 20M\n[memcg.%sb]\nmax = 24M\n", t,
+		 n49, n49);
+	ck_assert_int_ne(load_text(text, NULL, 0, &path, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "line 14") && strstr(err, "at most 47"), "%s", err);
+	unlink(path);
+	free(path);
+	free(t);
+	free(n47);
+	free(n49);
+}
+END_TEST
+
+START_TEST(test_repeated_keys_and_sections)
+{
+	static const char *const twice_ops[] = { "workload.w.ops=5", "workload.w.ops=6" };
+	static const char *const once_ops[] = { "workload.w.ops=5" };
+	char *t = variant(8, NULL, "max = 40M"), err[1024], *path;
+	struct scenario s;
+
+	/* max on lines 7 and 8 */
+	expect_error(t, 8, "max", "line 7");
+	free(t);
+	t = variant(NR_BASE_LINES + 1, NULL, "[memcg.app]\nhigh = 30M");
+	expect_error(t, 14, "[memcg.app]", "line 6");
+	free(t);
+	/* --set overrides the file's value once, not twice */
+	t = variant(0, NULL, NULL);
+	load_ok(t, once_ops, 1, &s);
+	ck_assert_uint_eq(s.workload[0].ops, 5);
+	scenario_free(&s);
+	ck_assert_int_ne(load_text(t, twice_ops, 2, &path, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "workload.w.ops=6") && strstr(err, "workload.w.ops=5"), "%s",
+		      err);
+	unlink(path);
+	free(path);
+	free(t);
+}
+END_TEST
+
+START_TEST(test_node_section_beyond_the_machine)
+{
+	static const char *const set[] = { "node.3.cpus=2" };
+	char *t = variant(4, NULL, "[node.5]\nmemory = 1G"), err[1024], *path;
+
+	expect_error(t, 4, "[node.5]", "no such node");
+	free(t);
+	t = variant(4, NULL, "[node.5]");
+	expect_error(t, 4, "[node.5]", "no such node");
+	free(t);
+	t = variant(0, NULL, NULL);
+	ck_assert_int_ne(load_text(t, set, 1, &path, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "node.3.cpus=2") && strstr(err, "no such node"), "%s", err);
+	unlink(path);
+	free(path);
+	free(t);
+}
+END_TEST
+
+START_TEST(test_line_syntax_edges)
+{
+	struct scenario s;
+	char *t;
+
+	/* an indented line is no continuation of the value above */
+	t = variant(8, NULL, "   32M");
+	expect_error(t, 8, "not a section", NULL);
+	free(t);
+	/* an indented key is a key */
+	t = variant(13, NULL, "\t threads = 2");
+	load_ok(t, NULL, 0, &s);
+	ck_assert_int_eq(s.workload[0].threads, 2);
+	scenario_free(&s);
+	free(t);
+	t = variant(6, "[memcg.app] max = 1G", NULL);
+	expect_error(t, 6, "text after the section header", NULL);
+	free(t);
+	t = variant(6, "[memcg.app] ; a comment", NULL);
+	load_ok(t, NULL, 0, &s);
+	scenario_free(&s);
+	free(t);
+	t = variant(6, "[memcg.app", NULL);
+	expect_error(t, 6, "section header", NULL);
+	free(t);
+	t = variant(13, NULL, "think = 1us\x01");
+	expect_error(t, 13, "control character", NULL);
+	free(t);
+	t = variant(6, "[memcg.a b]", NULL);
+	expect_error(t, 6, "letters, digits", NULL);
+	free(t);
+	/* integers are decimal: 010 threads are ten, 0x10 is no integer */
+	t = variant(13, NULL, "threads = 010");
+	load_ok(t, NULL, 0, &s);
+	ck_assert_int_eq(s.workload[0].threads, 10);
+	scenario_free(&s);
+	free(t);
+	t = variant(13, NULL, "threads = 0x10");
+	expect_error(t, 13, "threads", "0x10");
+	free(t);
+}
+END_TEST
+
+START_TEST(test_empty_section_declares)
+{
+	/* [memcg.idle] with no keys is a memcg all the same */
+	char *t = variant(8, NULL, "[memcg.idle]"), *at = strstr(t, "memcg = app"), text[2048];
+	struct scenario s;
+
+	snprintf(text, sizeof(text), "%.*smemcg = idle%s", (int)(at - t), t,
+		 at + strlen("memcg = app"));
+	load_ok(text, NULL, 0, &s);
+	ck_assert_int_eq(s.nr_memcgs, 2);
+	ck_assert_str_eq(s.memcg[1].name, "idle");
+	ck_assert_uint_eq(s.memcg[1].max, UINT64_MAX);
+	ck_assert_str_eq(s.workload[0].memcg, "idle");
+	scenario_free(&s);
+	free(t);
+}
+END_TEST
+
+START_TEST(test_sizes_beyond_the_model)
+{
+	char *t = variant(12, "size = 100000T", NULL), *u;
+
+	expect_error(t, 12, "size", "2^32 pages");
+	free(t);
+	t = variant(3, "node_memory = 17T", NULL);
+	expect_error(t, 3, "node_memory", "2^32 pages");
+	free(t);
+	/* eight nodes of 2^61 bytes: the sum in bytes wrapped to 0 and passed */
+	t = variant(3, "node_memory = 2097152T", NULL);
+	u = strstr(t, "nodes = 1");
+	u[strlen("nodes = ")] = '8';
+	expect_error(t, 3, "node_memory", "2^32 pages");
+	free(t);
+}
+END_TEST
+
+START_TEST(test_chrome_group_names_clash)
+{
+	static const char text[] =
+		"[machine]\nnodes = 1\nnode_memory = 256M\nduration = 10ms\n"
+		"[memcg.srv-3]\nmax = 16M\n"
+		"[workload.srv]\ntype = chrome-node\ngroups = 4\nsize = 1M\nchunk = 64K\n";
+	char *t = strdup(text);
+
+	expect_error(t, 0, "groups", "srv-3");
+	free(t);
+}
+END_TEST
+
+/*
+ * A file of 300000 keys is judged in one pass: each key was compared with
+ * every earlier one (minutes at this size, hours at the 16 MiB limit).
+ */
+START_TEST(test_many_keys_one_pass)
+{
+	size_t cap = 300000 * 16 + 4096, len;
+	char *t = variant(0, NULL, NULL), *text = malloc(cap);
+
+	ck_assert_ptr_nonnull(text);
+	len = (size_t)snprintf(text, cap, "%s", t);
+	for (int i = 0; i < 300000; i++)
+		len += (size_t)snprintf(text + len, cap - len, "k%d = 1\n", i);
+	expect_error(text, 14, "k0", "unknown key");
+	free(text);
+	free(t);
+}
+END_TEST
+
 static Suite *scenario_suite(void)
 {
 	Suite *s = suite_create("scenario");
@@ -571,6 +878,21 @@ static Suite *scenario_suite(void)
 	tcase_add_test(tc, test_bad_set_value_names_key);
 	tcase_add_test(tc, test_bad_set_unknown_key_and_form);
 	tcase_add_test(tc, test_bad_limit_too_small_after_scale);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("robust");
+	tcase_set_timeout(tc, 30);	/* a loaded host: the many-keys file is 4.6 MB */
+	tcase_add_test(tc, test_long_comment_is_a_comment);
+	tcase_add_test(tc, test_long_line_means_the_short_one);
+	tcase_add_test(tc, test_long_values_are_whole);
+	tcase_add_test(tc, test_long_names_kept_or_refused);
+	tcase_add_test(tc, test_repeated_keys_and_sections);
+	tcase_add_test(tc, test_node_section_beyond_the_machine);
+	tcase_add_test(tc, test_line_syntax_edges);
+	tcase_add_test(tc, test_empty_section_declares);
+	tcase_add_test(tc, test_sizes_beyond_the_model);
+	tcase_add_test(tc, test_chrome_group_names_clash);
+	tcase_add_test(tc, test_many_keys_one_pass);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "scenarios/scenario.h"
 #include "scenarios/trace.h"
 #include "tests/harness.h"
 
@@ -183,6 +184,144 @@ START_TEST(test_scenario_with_truncated_trace_fails_with_the_record)
 }
 END_TEST
 
+/* Every CSV line a trace must not take, with what the message names (issue 13.5). */
+START_TEST(test_csv_strict_fields)
+{
+	static const struct {
+		const char *text;
+		const char *says;
+	} bad[] = {
+		{ "1,5,4096,read\n2,-5,4096,read\n", "obj_id '-5'" },
+		{ "1,5\n2,+5\n", "obj_id '+5'" },
+		{ "1,5\n2, 5\n", "obj_id ' 5'" },
+		{ "1,5\n2,0x10\n", "obj_id '0x10'" },
+		{ "1,5\nsoon,6\n", "time 'soon'" },
+		{ "1,5\n-2,6\n", "time '-2'" },
+		{ "5,5\n3,6\n", "time 3 is before" },
+		{ "1,5,4096,read,extra\n", "more than 4 fields" },
+		{ "1,5\n2,,4096,read\n", "obj_id is empty" },
+		{ "1,5\n2,6,,read\n", "size is empty" },
+		{ "1,5\n2,6,4096,\n", "op is empty" },
+		{ "1,5\n,6\n", "time is empty" },
+		{ "1,5\n2,6,4294967296\n", "size '4294967296'" },
+		{ "1,5\n2\n", "expected time,obj_id" },
+		{ "time,obj_id\nsize,op\n1,5\n", "time 'size'" },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *path = harness_write_temp(bad[i].text), err[256] = "";
+		struct trace t;
+
+		ck_assert_msg(trace_load(&t, path, TRACE_CSV, err, sizeof(err)) == -1,
+			      "accepted: %s", bad[i].text);
+		ck_assert_msg(strstr(err, "line 2") || strstr(err, "line 1"), "%s", err);
+		ck_assert_msg(strstr(err, bad[i].says), "'%s' does not say '%s'", err, bad[i].says);
+		unlink(path);
+		free(path);
+	}
+}
+END_TEST
+
+START_TEST(test_csv_legal_forms)
+{
+	/* comments and blank lines anywhere, the header after them, CRLF, two to four fields */
+	char *path = harness_write_temp("# made by hand\n\ntime,obj_id,size,op\r\n1,5\r\n1,6,512\n"
+					"2,5,4096,w\n# a comment\n3,7,0,get\n");
+	struct trace t;
+	char err[256];
+
+	ck_assert_msg(trace_load(&t, path, TRACE_CSV, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(t.nr, 4);
+	ck_assert_uint_eq(t.nr_objects, 3);
+	ck_assert(t.req[2].write && !t.req[3].write);
+	ck_assert_uint_eq(t.req[1].size, 512);
+	trace_free(&t);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_oracle_out_of_time_order)
+{
+	unsigned char buf[3 * 24];
+	struct trace t;
+	char err[256], *path;
+
+	oracle_record(buf, 5, 1, 4096);
+	oracle_record(buf + 24, 5, 2, 4096);
+	oracle_record(buf + 48, 4, 3, 4096);
+	path = write_bytes(buf, sizeof(buf));
+	ck_assert_int_eq(trace_load(&t, path, TRACE_ORACLE, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "record 3") && strstr(err, "time order"), "%s", err);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_no_endless_traces)
+{
+	/* a device never ends: refused before a byte is read, in both formats */
+	static const char *const dev[] = { "/dev/zero", "/dev/urandom" };
+	char err[256], *path = harness_write_temp("");
+	struct trace t;
+	FILE *f;
+
+	for (int i = 0; i < 2; i++)
+		for (int fmt = 0; fmt < 2; fmt++) {
+			ck_assert_int_eq(trace_load(&t, dev[i], fmt ? TRACE_CSV : TRACE_ORACLE, err,
+						    sizeof(err)), -1);
+			ck_assert_msg(strstr(err, dev[i]) && strstr(err, "not a regular file"), "%s",
+				      err);
+		}
+	/* a file of more records than a replay holds (sparse: no disk) is refused unread */
+	f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(ftruncate(fileno(f), (off_t)(TRACE_MAX_REQUESTS + 1) * 24), 0);
+	fclose(f);
+	ck_assert_int_eq(trace_load(&t, path, TRACE_ORACLE, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "more than") && strstr(err, "requests"), "%s", err);
+	/* and as CSV it is binary data, at line 1 */
+	ck_assert_int_eq(trace_load(&t, path, TRACE_CSV, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "line 1") && strstr(err, "binary"), "%s", err);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_trace_objects_fit_the_workload)
+{
+	/* 300 distinct objects on a workload of 64 pages: they used to wrap modulo 64 */
+	static const char *const sizes[] = { "256K", "1200K" };
+	char csv[8192] = "", *trace;
+
+	for (int i = 0; i < 300; i++)
+		snprintf(csv + strlen(csv), sizeof(csv) - strlen(csv), "%d,%d\n", i, i * 7);
+	trace = harness_write_temp(csv);
+	for (int k = 0; k < 2; k++) {
+		char ini[1024], *path, err[512] = "";
+		struct scenario s;
+		int rc;
+
+		snprintf(ini, sizeof(ini),
+			 "[machine]\nnodes = 1\nnode_memory = 256M\n[device.d]\ntype = nvme\n"
+			 "[workload.replay]\ntype = trace\ntrace = %s\ntrace_format = csv\n"
+			 "size = %s\ndevice = d\n", trace, sizes[k]);
+		path = harness_write_temp(ini);
+		rc = scenario_load(&s, path, NULL, 0, 1.0, err, sizeof(err));
+		if (!k)	/* line 10: size */
+			ck_assert_msg(rc && strstr(err, "line 10") && strstr(err, "size") &&
+				      strstr(err, "300 distinct"), "%s", err);
+		else	/* 300 pages hold them */
+			ck_assert_msg(rc == 0, "%s", err);
+		scenario_free(&s);
+		unlink(path);
+		free(path);
+	}
+	unlink(trace);
+	free(trace);
+}
+END_TEST
+
 static Suite *trace_suite(void)
 {
 	Suite *s = suite_create("trace");
@@ -194,6 +333,11 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, test_csv_load_and_errors);
 	tcase_add_test(tc, test_replay_same_misses_every_run);
 	tcase_add_test(tc, test_scenario_with_truncated_trace_fails_with_the_record);
+	tcase_add_test(tc, test_csv_strict_fields);
+	tcase_add_test(tc, test_csv_legal_forms);
+	tcase_add_test(tc, test_oracle_out_of_time_order);
+	tcase_add_test(tc, test_no_endless_traces);
+	tcase_add_test(tc, test_trace_objects_fit_the_workload);
 	suite_add_tcase(s, tc);
 	return s;
 }

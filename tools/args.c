@@ -54,8 +54,22 @@ int args_u64(const char *s, uint64_t *v)
 	if (!isdigit((unsigned char)s[0]))
 		return -1;
 	errno = 0;
-	*v = strtoull(s, &end, 0);
+	/* decimal, or hex after 0x: a leading 0 is not octal ("010" is ten) */
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		if (!isxdigit((unsigned char)s[2]))
+			return -1;
+		*v = strtoull(s + 2, &end, 16);
+	} else {
+		*v = strtoull(s, &end, 10);
+	}
 	return errno || *end ? -1 : 0;
+}
+
+bool args_list_has_empty(const char *s)
+{
+	size_t n = strlen(s);
+
+	return !n || s[0] == ',' || s[n - 1] == ',' || strstr(s, ",,");
 }
 
 int args_seeds(const char *s, size_t max, uint64_t **seeds, size_t *nr)
@@ -82,7 +96,7 @@ int args_seeds(const char *s, size_t max, uint64_t **seeds, size_t *nr)
 		return 0;
 	}
 	*seeds = calloc(strlen(s) / 2 + 1, sizeof(**seeds));
-	if (!*seeds || strstr(s, ",,") || s[0] == ',' || s[strlen(s) ? strlen(s) - 1 : 0] == ',')
+	if (!*seeds || args_list_has_empty(s))
 		goto bad;
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		if (args_u64(t, &a) || *nr == max)

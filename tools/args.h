@@ -3,6 +3,7 @@
 #ifndef MMEMU_TOOLS_ARGS_H
 #define MMEMU_TOOLS_ARGS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -12,6 +13,8 @@ int args_scale(const char *s, double *scale);
 int args_long(const char *s, long lo, long hi, long *v);
 /* A decimal or 0x number, no sign. 0 or -1. */
 int args_u64(const char *s, uint64_t *v);
+/* Whether a comma-separated list has an empty item ("a,,b", ",a", "a,", ""). */
+bool args_list_has_empty(const char *s);
 /* "1..5", "1,2,3" or "7", at most max seeds, into a malloc'ed array. 0 or -1. */
 int args_seeds(const char *s, size_t max, uint64_t **seeds, size_t *nr);
 

@@ -7,15 +7,22 @@
  * --out` saves the runs as one mmemu.Invocation, which `report` prints with
  * the same writers. What a command prints goes out through tools/sink.h:
  * a write that fails is an error, never a silent truncation.
+ *
+ * A simulation never outlives the process that started it: every run child
+ * asks for SIGKILL when its parent dies (PR_SET_PDEATHSIG), whatever kills
+ * the parent (SIGKILL included), and a child started with exec (by sweep or
+ * tools/reproduce) finds its parent's pid in MMEMU_PARENT_PID.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -127,6 +134,42 @@ static int cmd_list(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * SIGKILL when parent exits. The getppid() check closes the race with a
+ * parent that died before prctl(): this process was reparented already.
+ */
+static void die_with_parent(pid_t parent)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL)) {
+		fprintf(stderr, "mmemu: cannot follow the parent process: %s\n", strerror(errno));
+		_exit(1);
+	}
+	if (getppid() != parent) {
+		fprintf(stderr, "mmemu: parent process %ld has exited\n", (long)parent);
+		_exit(1);
+	}
+}
+
+/* MMEMU_PARENT_PID (set by sweep and tools/reproduce): die with that parent. */
+static int follow_parent_env(void)
+{
+	const char *v = getenv(MMEMU_PARENT_PID_ENV);
+	char *end;
+	long pid;
+
+	if (!v)
+		return 0;
+	errno = 0;
+	pid = strtol(v, &end, 10);
+	if (errno || *v < '1' || *v > '9' || *end || (pid_t)pid != pid) {
+		fprintf(stderr, "mmemu: %s '%s' is not a process id\n", MMEMU_PARENT_PID_ENV, v);
+		return 2;
+	}
+	unsetenv(MMEMU_PARENT_PID_ENV);
+	die_with_parent((pid_t)pid);
+	return 0;
+}
+
 /* ---- run ---- */
 
 /* What each run's process shares with the parent for the progress line. */
@@ -151,6 +194,7 @@ struct child {
 /* Forks one run; the child writes its result (or a message) and exits. */
 static int spawn_run(const struct scenario *s, const struct run_opts *o, struct child *c)
 {
+	pid_t parent = getpid();
 	int fds[2];
 
 	if (pipe(fds))
@@ -164,6 +208,7 @@ static int spawn_run(const struct scenario *s, const struct run_opts *o, struct 
 		char err[512];
 		FILE *out;
 
+		die_with_parent(parent);
 		close(fds[0]);
 		out = fdopen(fds[1], "w");
 		result_init(&r);
@@ -456,10 +501,15 @@ static int cmd_run(int argc, char **argv)
 	}
 	options = join_sets(sets, nr_sets);
 	if (!policy_arg)
-		policy_arg = s.machine.policy[0] ? s.machine.policy : "classic";
+		policy_arg = s.machine.policy ? s.machine.policy : "classic";
 	policy_buf = strdup(policy_arg);
 	if (!options || !policy_buf) {
 		rc = die("out of memory");
+		goto out;
+	}
+	if (args_list_has_empty(policy_arg)) {
+		snprintf(err, sizeof(err), "policy list '%.200s': an empty name", policy_arg);
+		rc = die(err);
 		goto out;
 	}
 	for (char *save, *p = strtok_r(policy_buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
@@ -711,6 +761,8 @@ int main(int argc, char **argv)
 {
 	int rc;
 
+	if (follow_parent_env())
+		return 2;
 	if (argc < 2) {
 		help_global(stderr);
 		return 2;

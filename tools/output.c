@@ -363,16 +363,20 @@ static int place_group(json_t *run, const Mmemu__Group *g, json_t *vals, char *e
 		json_t *memcgs = json_object_get(run, "memcgs"), *m;
 
 		for (size_t i = 0; i < sizeof(memcg_files) / sizeof(memcg_files[0]); i++) {
-			char parent[512];
+			char *parent;
 			size_t len;
 
 			if (!group_is_kind(name, memcg_files[i]))
 				continue;
 			len = strlen(name) - strlen(memcg_files[i]) - 1 - 6;
-			snprintf(parent, sizeof(parent), "%.*s", (int)len, name + 6);
-			m = child(memcgs, parent);
-			return m ? set_new(m, memcg_files[i], vals, err, errlen)
-				 : fail(err, errlen, "out of memory");
+			parent = strndup(name + 6, len);
+			m = parent ? child(memcgs, parent) : NULL;
+			free(parent);
+			if (!m) {
+				json_decref(vals);
+				return fail(err, errlen, "out of memory");
+			}
+			return set_new(m, memcg_files[i], vals, err, errlen);
 		}
 		m = child(memcgs, name + 6);
 		if (!m || json_object_update(m, vals)) {

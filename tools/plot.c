@@ -36,14 +36,35 @@
 
 #include <jansson.h>
 
+#include "models/policy/mglru.h"
 #include "scenarios/result.h"
+#include "scenarios/scenario.h"
 #include "tools/help.h"
 #include "tools/plot.h"
 #include "tools/sink.h"
 
 /* ---- the sample rows, read with libjansson ---- */
 
-/* The number at o[key]; false when missing or not a number. */
+/*
+ * Every value plot reads from a file is checked before it is used: a
+ * result that is not a sane run (a time going back, a counter going down,
+ * a negative or fractional page count, generations that are not
+ * consecutive or move back, a node the machine cannot have) is an error
+ * naming the sample, never drawn, indexed or allocated for.
+ */
+
+/* The largest integer a double holds exactly: counts and seqs stay below it. */
+#define EXACT_MAX 9007199254740992.0	/* 2^53 */
+
+/*
+ * A lruvec's generations become columns of one datablock, one row per
+ * sample: at most this many numbers (estimate: a gnuplot script of about
+ * 50 MB, far more than a readable plot; a real run has a few hundred
+ * generations over a few hundred samples).
+ */
+#define PLOT_MAX_CELLS (1 << 22)
+
+/* The number at o[key]; false when missing, not a number or not finite. */
 static bool jnum(const json_t *o, const char *key, double *x)
 {
 	const json_t *v = json_object_get(o, key);
@@ -54,10 +75,38 @@ static bool jnum(const json_t *o, const char *key, double *x)
 	return isfinite(*x);
 }
 
+/* A count at o[key]: a whole number in [0, 2^53]. */
+static bool jcount(const json_t *o, const char *key, double *x)
+{
+	return jnum(o, key, x) && *x >= 0 && *x <= EXACT_MAX && *x == floor(*x);
+}
+
+__attribute__((format(printf, 2, 3)))
+static int bad(char *why, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, 256, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d) {
+		fprintf(stderr, "mmemu: plot: out of memory\n");
+		exit(2);
+	}
+	return d;
+}
+
 /* ---- the series of one run ---- */
 
 struct series {
-	char name[96];
+	char *name;		/* memcg, workload or refault type */
 	double *t, *v;
 	int n, cap;
 };
@@ -76,7 +125,7 @@ struct lvrow {
 };
 
 struct lvec {
-	char memcg[96];
+	char *memcg;
 	int node;
 	bool gens;		/* MGLRU generations, else classic lists */
 	struct lvrow *rows;
@@ -84,11 +133,12 @@ struct lvec {
 };
 
 struct prun {
-	char label[192];	/* the policy, with options and a number if needed */
+	char *label;		/* the policy, with options and a number if needed */
 	struct seriesset mem;	/* memory.current (bytes) per memcg */
 	struct seriesset ops;	/* cumulative operations per workload */
 	struct seriesset refault; /* "file", "anon": cumulative workingset refaults */
 	int nr_stats;
+	double last_stats_t;	/* the time of the last "stats" row */
 	struct lvec *lv;
 	int nlv, caplv;
 };
@@ -122,7 +172,7 @@ static struct series *series_get(struct seriesset *ss, const char *name)
 	ss->s = s;
 	s = &ss->s[ss->n++];
 	memset(s, 0, sizeof(*s));
-	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->name = xstrdup(name);
 	return s;
 }
 
@@ -150,9 +200,19 @@ static int series_add(struct seriesset *ss, const char *name, double t, double v
 	return 0;
 }
 
+/* The last value of the series name in ss, or -1 when it has none. */
+static double series_last(const struct seriesset *ss, const char *name)
+{
+	for (int i = 0; i < ss->n; i++)
+		if (!strcmp(ss->s[i].name, name))
+			return ss->s[i].n ? ss->s[i].v[ss->s[i].n - 1] : -1;
+	return -1;
+}
+
 static void seriesset_free(struct seriesset *ss)
 {
 	for (int i = 0; i < ss->n; i++) {
+		free(ss->s[i].name);
 		free(ss->s[i].t);
 		free(ss->s[i].v);
 	}
@@ -161,6 +221,7 @@ static void seriesset_free(struct seriesset *ss)
 
 static void prun_free(struct prun *r)
 {
+	free(r->label);
 	seriesset_free(&r->mem);
 	seriesset_free(&r->ops);
 	seriesset_free(&r->refault);
@@ -168,6 +229,7 @@ static void prun_free(struct prun *r)
 		for (int k = 0; k < r->lv[i].n; k++)
 			free(r->lv[i].rows[k].v);
 		free(r->lv[i].rows);
+		free(r->lv[i].memcg);
 	}
 	free(r->lv);
 }
@@ -185,81 +247,134 @@ static struct lvec *lvec_get(struct prun *r, const char *memcg, int node, bool g
 	r->lv = lv;
 	lv = &r->lv[r->nlv++];
 	memset(lv, 0, sizeof(*lv));
-	snprintf(lv->memcg, sizeof(lv->memcg), "%s", memcg);
+	lv->memcg = xstrdup(memcg);
 	lv->node = node;
 	lv->gens = gens;
 	return lv;
 }
 
-/* Every number in the object o (name -> value) into ss at time t. */
-static int add_map(struct seriesset *ss, const json_t *o, double t)
+/* Whether ss has a series of that name. */
+static bool series_has(const struct seriesset *ss, const char *name)
+{
+	for (int i = 0; i < ss->n; i++)
+		if (!strcmp(ss->s[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * Every value of the object o (name -> count) into ss at time t; a
+ * cumulative counter (ops) must not go down from its last value. A run has
+ * at most max names in all (memcgs, workloads): more is not a run, and
+ * would make every lookup longer.
+ */
+static int add_map(struct seriesset *ss, const json_t *o, const char *what, int max, double t,
+		   bool cumulative, char *why)
 {
 	const char *key;
 	json_t *v;
 
 	if (!json_is_object(o))
-		return -1;
-	json_object_foreach((json_t *)o, key, v)
-		if (!json_is_number(v) || series_add(ss, key, t, json_number_value(v)))
-			return -1;
+		return bad(why, "no %s object", what);
+	json_object_foreach((json_t *)o, key, v) {
+		double x = json_is_number(v) ? json_number_value(v) : -1;
+
+		if (ss->n >= max && !series_has(ss, key))
+			return bad(why, "%s: more than %d names in a run, more than the model has",
+				   what, max);
+		if (!(x >= 0 && x <= EXACT_MAX * 4096) || x != floor(x))
+			return bad(why, "%s of '%.60s' is not a count", what, key);
+		if (cumulative && x < series_last(ss, key))
+			return bad(why, "%s of '%.60s' went down (%.0f after %.0f): not a counter",
+				   what, key, x, series_last(ss, key));
+		if (series_add(ss, key, t, x))
+			return bad(why, "out of memory");
+	}
+	return 0;
+}
+
+/* The pages per generation of a "gens" row: consecutive seqs, at most MAX_NR_GENS. */
+static int gens_of(const json_t *g, struct lvrow *row, char *why)
+{
+	size_t n = json_array_size(g);
+
+	if (!json_is_array(g) || !n || n > MAX_NR_GENS)
+		return bad(why, "gens is not an array of 1 to %d generations", MAX_NR_GENS);
+	row->n = (int)n;
+	row->v = calloc(n, sizeof(*row->v));
+	if (!row->v)
+		return bad(why, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		const json_t *gi = json_array_get(g, i);
+		double seq, anon, file;
+
+		if (!jcount(gi, "seq", &seq) || !jcount(gi, "anon", &anon) ||
+		    !jcount(gi, "file", &file))
+			return bad(why, "generation %zu: seq, anon and file are not counts", i + 1);
+		if (!i)
+			row->seq0 = (long long)seq;
+		else if ((long long)seq != row->seq0 + (long long)i)
+			return bad(why, "generation %zu: seq %.0f does not follow %lld", i + 1, seq,
+				   row->seq0 + (long long)i - 1);
+		row->v[i] = anon + file;
+	}
 	return 0;
 }
 
 /* A "gens" or "lists" row. */
-static int add_lruvec_row(struct prun *r, const json_t *o, double t, bool gens)
+static int add_lruvec_row(struct prun *r, const json_t *o, double t, bool gens, char *why)
 {
-	const json_t *memcg = json_object_get(o, "memcg"), *g = json_object_get(o, "gens");
+	const json_t *memcg = json_object_get(o, "memcg");
 	struct lvrow row = { .t = t };
 	struct lvec *lv;
 	double node;
 
-	if (!json_is_string(memcg) || !jnum(o, "node", &node))
-		return -1;
+	if (!json_is_string(memcg))
+		return bad(why, "no memcg");
+	if (!jcount(o, "node", &node) || node >= SCN_MAX_NODES)
+		return bad(why, "node is not a node (0 to %d)", SCN_MAX_NODES - 1);
 	if (gens) {
-		long long lo = 0, hi = -1;
-
-		if (!json_is_array(g))
+		if (gens_of(json_object_get(o, "gens"), &row, why)) {
+			free(row.v);
 			return -1;
-		for (size_t i = 0; i < json_array_size(g); i++) {
-			double seq;
-
-			if (!jnum(json_array_get(g, i), "seq", &seq) || seq < 0 || seq > 1e15)
-				return -1;
-			if (!i || (long long)seq < lo)
-				lo = (long long)seq;
-			if (!i || (long long)seq > hi)
-				hi = (long long)seq;
-		}
-		if (hi - lo > 1 << 20)
-			return -1;
-		row.seq0 = lo;
-		row.n = (int)(hi - lo + 1);
-		row.v = calloc((size_t)(row.n ? row.n : 1), sizeof(*row.v));
-		if (!row.v)
-			return -1;
-		for (size_t i = 0; i < json_array_size(g); i++) {
-			const json_t *gi = json_array_get(g, i);
-			double seq, anon, file;
-
-			if (!jnum(gi, "seq", &seq) || !jnum(gi, "anon", &anon) ||
-			    !jnum(gi, "file", &file)) {
-				free(row.v);
-				return -1;
-			}
-			row.v[(long long)seq - lo] += anon + file;
 		}
 	} else {
 		row.n = 4;
 		row.v = calloc(4, sizeof(*row.v));
 		if (!row.v)
-			return -1;
+			return bad(why, "out of memory");
 		for (int i = 0; i < 4; i++)
-			if (!jnum(o, list_names[i], &row.v[i])) {
+			if (!jcount(o, list_names[i], &row.v[i])) {
 				free(row.v);
-				return -1;
+				return bad(why, "%s is not a count", list_names[i]);
 			}
 	}
+	/* every (memcg, node), as generations or lists: no more in a run */
+	if (r->nlv >= MAX_MEMCGS * SCN_MAX_NODES * 2) {
+		bool known = false;
+
+		for (int i = 0; i < r->nlv && !known; i++)
+			known = !strcmp(r->lv[i].memcg, json_string_value(memcg)) &&
+				r->lv[i].node == (int)node && r->lv[i].gens == gens;
+		if (!known) {
+			free(row.v);
+			return bad(why, "more than %d lruvecs in a run, more than the model has",
+				   MAX_MEMCGS * SCN_MAX_NODES * 2);
+		}
+	}
 	lv = lvec_get(r, json_string_value(memcg), (int)node, gens);
+	if (lv && lv->n) {
+		const struct lvrow *last = &lv->rows[lv->n - 1];
+
+		/* min_seq and max_seq never go back (mm/vmscan.c: they only move on) */
+		if (t < last->t || (gens && (row.seq0 < last->seq0 ||
+					     row.seq0 + row.n < last->seq0 + last->n))) {
+			free(row.v);
+			return bad(why, "memcg '%.60s' node %.0f: %s before its previous sample's",
+				   json_string_value(memcg), node,
+				   t < last->t ? "the time is" : "the generations are");
+		}
+	}
 	if (lv) {
 		struct lvrow *rows = grow(lv->rows, &lv->cap, lv->n, sizeof(*rows));
 
@@ -270,38 +385,66 @@ static int add_lruvec_row(struct prun *r, const json_t *o, double t, bool gens)
 		}
 	}
 	free(row.v);
-	return -1;
+	return bad(why, "out of memory");
 }
 
-/* One sample row; rows of other kinds are skipped. */
-static int add_sample(struct prun *r, const char *text)
+/* A "stats" row: refault counters, memory.current per memcg, operations per workload. */
+static int add_stats_row(struct prun *r, const json_t *o, double t, char *why)
+{
+	static const char *const refaults[2][2] = {
+		{ "workingset_refault_file", "file" }, { "workingset_refault_anon", "anon" },
+	};
+
+	if (r->nr_stats && t < r->last_stats_t)
+		return bad(why, "time %g is before the previous sample's %g", t, r->last_stats_t);
+	for (int i = 0; i < 2; i++) {
+		double x;
+
+		if (!jcount(o, refaults[i][0], &x))
+			return bad(why, "%s is not a count", refaults[i][0]);
+		if (x < series_last(&r->refault, refaults[i][1]))
+			return bad(why, "%s went down (%.0f after %.0f): not a counter",
+				   refaults[i][0], x, series_last(&r->refault, refaults[i][1]));
+		if (series_add(&r->refault, refaults[i][1], t, x))
+			return bad(why, "out of memory");
+	}
+	if (add_map(&r->mem, json_object_get(o, "memory_current"), "memory_current", MAX_MEMCGS, t,
+		    false, why) ||
+	    add_map(&r->ops, json_object_get(o, "ops"), "ops", SCN_MAX_WORKLOADS, t, true, why))
+		return -1;
+	r->nr_stats++;
+	r->last_stats_t = t;
+	return 0;
+}
+
+/* One sample row; rows of other kinds are skipped. 0, or -1 with why. */
+static int add_sample(struct prun *r, const char *text, char *why)
 {
 	json_error_t jerr;
 	json_t *o = json_loads(text, 0, &jerr);
 	const char *kind;
-	double t, x;
+	double t;
 	int rc = -1;
 
-	if (!json_is_object(o))
+	if (!json_is_object(o)) {
+		bad(why, "not a JSON object");
 		goto out;
-	kind = json_string_value(json_object_get(o, "kind"));
-	if (!kind || !jnum(o, "t", &t))
-		goto out;
-	if (!strcmp(kind, "stats")) {
-		if (!jnum(o, "workingset_refault_file", &x) ||
-		    series_add(&r->refault, "file", t, x) ||
-		    !jnum(o, "workingset_refault_anon", &x) ||
-		    series_add(&r->refault, "anon", t, x) ||
-		    add_map(&r->mem, json_object_get(o, "memory_current"), t) ||
-		    add_map(&r->ops, json_object_get(o, "ops"), t))
-			goto out;
-		r->nr_stats++;
-		rc = 0;
-	} else if (!strcmp(kind, "gens") || !strcmp(kind, "lists")) {
-		rc = add_lruvec_row(r, o, t, !strcmp(kind, "gens"));
-	} else {
-		rc = 0;
 	}
+	kind = json_string_value(json_object_get(o, "kind"));
+	if (!kind) {
+		bad(why, "no kind");
+		goto out;
+	}
+	if (!jnum(o, "t", &t) || t < 0 || t > 1e12) {
+		bad(why, "t is not a time (seconds)");
+		goto out;
+	}
+	if (!strcmp(kind, "stats"))
+		rc = add_stats_row(r, o, t, why);
+	else if (!strcmp(kind, "gens") || !strcmp(kind, "lists"))
+		rc = add_lruvec_row(r, o, t, !strcmp(kind, "gens"), why);
+	else
+		rc = 0;
 out:
 	json_decref(o);
 	return rc;
@@ -346,6 +489,7 @@ struct plot {
 	const char *title;	/* scenario, scale */
 	int nblock;		/* datablocks written */
 	double ymax;		/* the largest y in them since it was last reset */
+	bool note;		/* say on stderr what is left out (for one of the scripts) */
 };
 
 static void gp_header(FILE *f, const struct plot *p, int width, int height)
@@ -416,24 +560,51 @@ static void gp_line(FILE *f, bool first, int block, int color, int dash, const c
 	fprintf(f, " \\\n");
 }
 
-/* The names in set `which` of every run, first-seen order. */
-static int union_names(const struct plot *p, size_t off, char (*names)[96], int max)
+/* The names in set `which` of every run, first-seen order, into a malloc'ed *names. */
+static int union_names(const struct plot *p, size_t off, const char ***names)
 {
-	int n = 0;
+	int n = 0, cap = 0;
 
+	*names = NULL;
 	for (int r = 0; r < p->nr_runs; r++) {
 		const struct seriesset *ss = (const void *)((const char *)&p->runs[r] + off);
 
 		for (int i = 0; i < ss->n; i++) {
+			const char **grown;
 			int k;
 
-			for (k = 0; k < n && strcmp(names[k], ss->s[i].name); k++)
+			for (k = 0; k < n && strcmp((*names)[k], ss->s[i].name); k++)
 				;
-			if (k == n && n < max)
-				snprintf(names[n++], sizeof(names[0]), "%s", ss->s[i].name);
+			if (k < n)
+				continue;
+			grown = grow(*names, &cap, n, sizeof(**names));
+			if (!grown) {
+				fprintf(stderr, "mmemu: plot: out of memory\n");
+				exit(2);
+			}
+			*names = grown;
+			(*names)[n++] = ss->s[i].name;
 		}
 	}
 	return n;
+}
+
+/* A malloc'ed printf: the titles hold whole names. */
+__attribute__((format(printf, 1, 2)))
+static char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		fprintf(stderr, "mmemu: plot: out of memory\n");
+		exit(2);
+	}
+	return s;
 }
 
 static const struct series *find_series(const struct seriesset *ss, const char *name)
@@ -444,15 +615,17 @@ static const struct series *find_series(const struct seriesset *ss, const char *
 	return NULL;
 }
 
-#define MAX_NAMES 64
-
 static void plot_memory(FILE *f, struct plot *p)
 {
-	char names[MAX_NAMES][96];
-	int n = union_names(p, offsetof(struct prun, mem), names, MAX_NAMES);
+	const char **names;
+	int n = union_names(p, offsetof(struct prun, mem), &names), lines = 0;
 	bool first = true;
 
-	gp_header(f, p, 1000, 600);
+	for (int r = 0; r < p->nr_runs; r++)
+		for (int m = 0; m < n; m++)
+			lines += find_series(&p->runs[r].mem, names[m]) != NULL;
+	/* tall enough for the key to name every line (gnuplot leaves out what does not fit) */
+	gp_header(f, p, 1000, lines * 16 + 120 > 600 ? lines * 16 + 120 : 600);
 	fprintf(f, "set title ");
 	gp_str(f, "memory.current per memcg \xe2\x80\x94 ");
 	fprintf(f, " . ");
@@ -466,7 +639,7 @@ static void plot_memory(FILE *f, struct plot *p)
 		for (int r = 0; r < p->nr_runs; r++)
 			for (int m = 0; m < n; m++) {
 				const struct series *s = find_series(&p->runs[r].mem, names[m]);
-				char title[320];
+				char *title;
 
 				if (!s)
 					continue;
@@ -474,21 +647,23 @@ static void plot_memory(FILE *f, struct plot *p)
 					gp_block(f, p, s, 1.0 / (1 << 20), false);
 					continue;
 				}
-				snprintf(title, sizeof(title), "%s %.95s", p->runs[r].label, names[m]);
+				title = xasprintf("%s %s", p->runs[r].label, names[m]);
 				gp_line(f, first, block++, r, m, title);
+				free(title);
 				first = false;
 			}
 	}
 	fprintf(f, "\n");
 	gp_footer(f, false);
+	free(names);
 }
 
 /* One panel per name (workload, or refault type), one line per run. */
 static void plot_panels(FILE *f, struct plot *p, size_t off, const char *what,
 			const char *panel_fmt, const char *ylabel)
 {
-	char names[MAX_NAMES][96];
-	int n = union_names(p, off, names, MAX_NAMES);
+	const char **names;
+	int n = union_names(p, off, &names);
 
 	gp_header(f, p, 1000, 120 + 300 * n);
 	fprintf(f, "set format y '%%.0f'\nset ylabel ");
@@ -499,13 +674,13 @@ static void plot_panels(FILE *f, struct plot *p, size_t off, const char *what,
 	gp_str(f, p->title);
 	fprintf(f, "\n");
 	for (int k = 0; k < n; k++) {
-		char title[160];
+		char *title = xasprintf(panel_fmt, names[k]);
 		bool first = true;
 
-		snprintf(title, sizeof(title), panel_fmt, names[k]);
 		fprintf(f, "set title ");
 		gp_str(f, title);
 		fprintf(f, "\n");
+		free(title);
 		p->ymax = 0;
 		for (int pass = 0, block = p->nblock; pass < 2; pass++) {
 			if (pass)	/* all zero: a range gnuplot need not warn about */
@@ -526,6 +701,7 @@ static void plot_panels(FILE *f, struct plot *p, size_t off, const char *what,
 		fprintf(f, "\n");
 	}
 	gp_footer(f, true);
+	free(names);
 }
 
 /* ---- gens ---- */
@@ -558,7 +734,7 @@ static void gens_panel(FILE *f, struct plot *p, const struct prun *r, const stru
 	int nb, block = p->nblock++;
 	double ymax = 0, tmax = 0;
 	double *best_w, *best_t, *best_y;
-	char title[512];
+	char *title;
 
 	if (lv->gens) {
 		for (int k = 0; k < lv->n; k++) {
@@ -604,10 +780,10 @@ static void gens_panel(FILE *f, struct plot *p, const struct prun *r, const stru
 	}
 	fprintf(f, "EOD\n");
 
-	snprintf(title, sizeof(title), "memcg %s node %d \xe2\x80\x94 %s", lv->memcg, lv->node,
-		 r->label);
+	title = xasprintf("memcg %s node %d \xe2\x80\x94 %s", lv->memcg, lv->node, r->label);
 	fprintf(f, "set title ");
 	gp_str(f, title);
+	free(title);
 	fprintf(f, "\nunset label\n");
 	/*
 	 * Labels near either end of the time axis are aligned to stay inside;
@@ -661,35 +837,51 @@ static void gens_panel(FILE *f, struct plot *p, const struct prun *r, const stru
 	free(best_y);
 }
 
+/*
+ * The gens plot has a column per lruvec: at most this many (a 36000-pixel
+ * wide image); the others are named on stderr as left out, never dropped
+ * without a word.
+ */
+#define PLOT_MAX_COLUMNS 64
+
 struct lkey {
-	char memcg[96];
+	const char *memcg;	/* the lvec's */
 	int node;
 };
 
 static int plot_gens(FILE *f, struct plot *p)
 {
-	struct lkey keys[MAX_NAMES];
-	int nk = 0, rows = 0;
+	struct lkey *keys = NULL;
+	int nk = 0, cap = 0, rows = 0, all = 0;
 
 	/* the lruvecs with pages in any run, first-seen order */
 	for (int r = 0; r < p->nr_runs; r++)
 		for (int i = 0; i < p->runs[r].nlv; i++) {
 			const struct lvec *lv = &p->runs[r].lv[i];
-			int k;
+			bool seen = false;
 
-			for (k = 0; k < nk && (strcmp(keys[k].memcg, lv->memcg) ||
-					       keys[k].node != lv->node); k++)
-				;
-			if (k == nk && nk < MAX_NAMES && !lvec_empty(lv)) {
-				snprintf(keys[nk].memcg, sizeof(keys[nk].memcg), "%s", lv->memcg);
-				keys[nk++].node = lv->node;
-			}
+			for (int k = 0; k < nk && !seen; k++)
+				seen = !strcmp(keys[k].memcg, lv->memcg) && keys[k].node == lv->node;
+			if (seen || lvec_empty(lv))
+				continue;
+			all++;
+			if (nk == PLOT_MAX_COLUMNS)
+				continue;
+			keys = grow(keys, &cap, nk, sizeof(*keys));
+			if (!keys)
+				return -1;
+			keys[nk++] = (struct lkey){ lv->memcg, lv->node };
 		}
+	if (all > nk && p->note)
+		fprintf(stderr, "mmemu: plot: gens: %d lruvecs have pages; the first %d are drawn\n",
+			all, nk);
 	if (!nk) {
 		for (int r = 0; r < p->nr_runs && !nk; r++)
 			if (p->runs[r].nlv) {
-				snprintf(keys[0].memcg, sizeof(keys[0].memcg), "%s", p->runs[r].lv[0].memcg);
-				keys[nk++].node = p->runs[r].lv[0].node;
+				keys = grow(keys, &cap, nk, sizeof(*keys));
+				if (!keys)
+					return -1;
+				keys[nk++] = (struct lkey){ p->runs[r].lv[0].memcg, p->runs[r].lv[0].node };
 			}
 		if (!nk)
 			return -1;
@@ -717,6 +909,7 @@ static int plot_gens(FILE *f, struct plot *p)
 		}
 	}
 	gp_footer(f, true);
+	free(keys);
 	return 0;
 }
 
@@ -755,13 +948,80 @@ static const char *find_gnuplot(void)
 	return NULL;
 }
 
+/*
+ * The generations of each lruvec become a datablock of (span of seqs) x
+ * (samples) numbers: refused beyond PLOT_MAX_CELLS. 0, or -1 with why.
+ */
+static int check_drawable(const struct prun *r, char *why)
+{
+	for (int i = 0; i < r->nlv; i++) {
+		const struct lvec *lv = &r->lv[i];
+		long long lo, hi;
+
+		if (!lv->gens || !lv->n)
+			continue;
+		/* min_seq and max_seq only move on: the first row has the lowest, the last the highest */
+		lo = lv->rows[0].seq0;
+		hi = lv->rows[lv->n - 1].seq0 + lv->rows[lv->n - 1].n - 1;
+		if ((double)(hi - lo + 1) * lv->n > PLOT_MAX_CELLS)
+			return bad(why, "memcg '%.60s' node %d: %lld generations over %d samples, more "
+				   "than a plot draws (%d numbers)", lv->memcg, lv->node, hi - lo + 1,
+				   lv->n, PLOT_MAX_CELLS);
+	}
+	return 0;
+}
+
+/*
+ * The runs of a saved invocation into p (path names it in messages); the
+ * title from the first. 0, or a message and 2 when it is not a sane run.
+ */
+static int load_invocation(struct plot *p, const char *path, const Mmemu__Invocation *inv,
+			   char **title)
+{
+	char why[256];
+
+	if (!inv->n_runs) {
+		fprintf(stderr, "mmemu: plot: '%s': holds no runs\n", path);
+		return 2;
+	}
+	if (!*title)
+		*title = xasprintf("%s, scale %g", inv->scenario_name, inv->scale);
+	for (size_t i = 0; i < inv->n_runs; i++) {
+		const Mmemu__Run *run = inv->runs[i];
+		struct prun *runs = realloc(p->runs, (size_t)(p->nr_runs + 1) * sizeof(*runs)), *r;
+
+		if (!runs)
+			return fail("%s", "out of memory");
+		p->runs = runs;
+		r = &p->runs[p->nr_runs++];
+		memset(r, 0, sizeof(*r));
+		if (run->options && run->options[0])
+			r->label = xasprintf("%s (%s)", run->policy, run->options);
+		else
+			r->label = xasprintf("%s", run->policy);
+		for (size_t s = 0; s < run->n_samples; s++)
+			if (add_sample(r, run->samples[s], why)) {
+				fprintf(stderr, "mmemu: plot: '%s': run %zu (%s): sample %zu: %s, not a "
+						"run's sample: %.80s\n",
+					path, i + 1, run->policy, s + 1, why, run->samples[s]);
+				return 2;
+			}
+		if (check_drawable(r, why)) {
+			fprintf(stderr, "mmemu: plot: '%s': run %zu (%s): %s\n", path, i + 1,
+				run->policy, why);
+			return 2;
+		}
+	}
+	return 0;
+}
+
 /* Reads a saved file's runs into p; a message and 2 when it is not one. */
-static int load_file(struct plot *p, const char *path, char *title, size_t titlelen)
+static int load_file(struct plot *p, const char *path, char **title)
 {
 	FILE *f = fopen(path, "rb");
 	Mmemu__Invocation *inv;
 	char why[256];
-	int rc = 0;
+	int rc;
 
 	if (!f) {
 		fprintf(stderr, "mmemu: plot: cannot open '%s': %s\n", path, strerror(errno));
@@ -769,41 +1029,11 @@ static int load_file(struct plot *p, const char *path, char *title, size_t title
 	}
 	inv = result_file_read(f, why, sizeof(why));
 	fclose(f);
-	if (inv && !inv->n_runs) {
-		mmemu__invocation__free_unpacked(inv, NULL);
-		inv = NULL;
-		snprintf(why, sizeof(why), "holds no runs");
-	}
 	if (!inv) {
 		fprintf(stderr, "mmemu: plot: '%s': %s\n", path, why);
 		return 2;
 	}
-	if (!title[0])
-		snprintf(title, titlelen, "%s, scale %g", inv->scenario_name, inv->scale);
-	for (size_t i = 0; i < inv->n_runs && !rc; i++) {
-		const Mmemu__Run *run = inv->runs[i];
-		struct prun *runs = realloc(p->runs, (size_t)(p->nr_runs + 1) * sizeof(*runs)), *r;
-
-		if (!runs) {
-			rc = fail("%s", "out of memory");
-			break;
-		}
-		p->runs = runs;
-		r = &p->runs[p->nr_runs++];
-		memset(r, 0, sizeof(*r));
-		if (run->options && run->options[0])
-			snprintf(r->label, sizeof(r->label), "%s (%s)", run->policy, run->options);
-		else
-			snprintf(r->label, sizeof(r->label), "%s", run->policy);
-		for (size_t s = 0; s < run->n_samples; s++)
-			if (add_sample(r, run->samples[s])) {
-				fprintf(stderr, "mmemu: plot: '%s': run %zu (%s): sample %zu is not "
-						"a sample row: %.80s\n",
-					path, i + 1, run->policy, s + 1, run->samples[s]);
-				rc = 2;
-				break;
-			}
-	}
+	rc = load_invocation(p, path, inv, title);
 	mmemu__invocation__free_unpacked(inv, NULL);
 	return rc;
 }
@@ -817,9 +1047,10 @@ static void unique_labels(struct plot *p)
 		for (int q = 0; q < p->nr_runs; q++)
 			dup |= q != r && !strcmp(p->runs[q].label, p->runs[r].label);
 		if (dup) {
-			size_t len = strlen(p->runs[r].label);
+			char *l = xasprintf("%s #%d", p->runs[r].label, r + 1);
 
-			snprintf(p->runs[r].label + len, sizeof(p->runs[r].label) - len, " #%d", r + 1);
+			free(p->runs[r].label);
+			p->runs[r].label = l;
 		}
 	}
 }
@@ -930,7 +1161,7 @@ int cmd_plot(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *what_arg = "gens", *out = NULL, *script_out = NULL, *gnuplot, *tmp;
-	char default_out[32], title[256] = "", dir[4096], script[4200];
+	char default_out[32], *title = NULL, dir[4096], script[4200];
 	struct plot p = { 0 };
 	enum what what = W_GENS;
 	char *text = NULL;
@@ -977,7 +1208,7 @@ int cmd_plot(int argc, char **argv)
 	p.out = out;
 
 	for (int i = optind; i < argc && !rc; i++)
-		rc = load_file(&p, argv[i], title, sizeof(title));
+		rc = load_file(&p, argv[i], &title);
 	if (rc)
 		goto out;
 	unique_labels(&p);
@@ -1008,6 +1239,7 @@ int cmd_plot(int argc, char **argv)
 		text = NULL;
 		p.to_file = false;
 	}
+	p.note = true;
 	if (make_script(&p, what, &text, &len)) {
 		rc = fail("%s", "out of memory");
 		goto out;
@@ -1048,6 +1280,7 @@ int cmd_plot(int argc, char **argv)
 	rmdir(dir);
 out:
 	free(text);
+	free(title);
 	for (int r = 0; r < p.nr_runs; r++)
 		prun_free(&p.runs[r]);
 	free(p.runs);

@@ -176,28 +176,47 @@ static struct table_cell summary_cell(void *ctx, int col, int slot)
 	return c;
 }
 
-/* Whether every column's options set the same keys in the same order. */
-static bool same_keys(const struct summary *s, char *keys, size_t len)
+/* The keys options set, in order ("a=1 b=2" -> "a b"), malloc'ed; NULL: out of memory. */
+static char *option_keys(const char *options)
 {
-	keys[0] = '\0';
-	for (int c = 0; c < s->nr_cols; c++) {
-		char buf[1024] = "", *save, *copy = strdup(s->col[c].options);
+	char *out = calloc(1, strlen(options) + 1), *copy = strdup(options), *save;
 
-		if (!copy)
-			return false;
-		for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
-			char *eq = strchr(t, '=');
-
-			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%.*s", buf[0] ? " " : "",
-				 eq ? (int)(eq - t) : (int)strlen(t), t);
-		}
+	if (!out || !copy) {
+		free(out);
 		free(copy);
-		if (!c)
-			snprintf(keys, len, "%s", buf);
-		else if (strcmp(keys, buf))
-			return false;
+		return NULL;
 	}
-	return keys[0] != '\0';
+	for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(t, '=');
+
+		if (out[0])
+			strcat(out, " ");
+		strncat(out, t, eq ? (size_t)(eq - t) : strlen(t));
+	}
+	free(copy);
+	return out;
+}
+
+/*
+ * The keys every column's options set, the same in the same order, when
+ * they are at most 30 characters (malloc'ed); else NULL.
+ */
+static char *same_short_keys(const struct summary *s)
+{
+	char *first = s->nr_cols ? option_keys(s->col[0].options) : NULL;
+	bool same = first && first[0] && strlen(first) <= 30;
+
+	for (int c = 1; same && c < s->nr_cols; c++) {
+		char *keys = option_keys(s->col[c].options);
+
+		same = keys && !strcmp(keys, first);
+		free(keys);
+	}
+	if (!same) {
+		free(first);
+		return NULL;
+	}
+	return first;
 }
 
 /* "300M" from "memcg.app.max=300M", values joined by a space. */
@@ -228,7 +247,7 @@ static int summary_text(FILE *f, const struct output_opts *o, struct summary *s,
 	const char **policy = calloc((size_t)nc, sizeof(*policy));
 	const char **opts = calloc((size_t)nc, sizeof(*opts)), **ns = calloc((size_t)nc, sizeof(*ns));
 	char **labels = calloc((size_t)nc, sizeof(*labels)), **vals = calloc((size_t)nc, sizeof(*vals));
-	char (*nbuf)[16] = calloc((size_t)nc, sizeof(*nbuf)), keys[1024], sc[32];
+	char (*nbuf)[16] = calloc((size_t)nc, sizeof(*nbuf)), sc[32], *keys = NULL;
 	struct output_column *cols = calloc((size_t)nc, sizeof(*cols));
 	bool any_options = false, short_opts;
 	struct table t = { 0 };
@@ -238,7 +257,8 @@ static int summary_text(FILE *f, const struct output_opts *o, struct summary *s,
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	short_opts = same_keys(s, keys, sizeof(keys)) && strlen(keys) <= 30;
+	keys = same_short_keys(s);
+	short_opts = keys != NULL;
 	for (int c = 0; c < nc; c++) {
 		any_options |= *s->col[c].options != '\0';
 		policy[c] = s->col[c].policy;
@@ -298,6 +318,7 @@ out:
 	free(opts);
 	free(ns);
 	free(nbuf);
+	free(keys);
 	free(cols);
 	return rc;
 }
@@ -339,7 +360,7 @@ static json_t *stat_json(const struct summary *s, int c, int slot, const char *g
 
 static int summary_json(FILE *f, struct summary *s, char *err, size_t errlen)
 {
-	json_t *root = json_object(), *groups = json_array();
+	json_t *root = json_object(), *groups = json_array(), *seeds = NULL, *metrics = NULL;
 	int rc = -1;
 
 	if (!root || !groups)
@@ -353,8 +374,11 @@ static int summary_json(FILE *f, struct summary *s, char *err, size_t errlen)
 	json_object_set_new(root, "runs", json_integer((json_int_t)s->inv->n_runs));
 	json_object_set_new(root, "confidence", json_real(0.95));
 	for (int c = 0; c < s->nr_cols; c++) {
-		json_t *g = json_object(), *seeds = json_array(), *metrics = json_array();
+		json_t *g = json_object();
 
+		/* held here until g takes them: an error on the way must not leak them */
+		seeds = json_array();
+		metrics = json_array();
 		json_array_append_new(groups, g);
 		if (json_object_set_new(g, "policy", output_json_string(s->col[c].policy, err, errlen)) ||
 		    json_object_set_new(g, "options",
@@ -364,6 +388,7 @@ static int summary_json(FILE *f, struct summary *s, char *err, size_t errlen)
 		for (size_t i = 0; i < s->col[c].nr; i++)
 			json_array_append_new(seeds, json_integer((json_int_t)s->inv->runs[s->col[c].runs[i]]->seed));
 		json_object_set_new(g, "seeds", seeds);
+		seeds = NULL;
 		json_array_append_new(metrics, stat_json(s, c, -1, "run", "sim_seconds"));
 		for (int slot = 0; slot < s->rs.nr_slots; slot++) {
 			const char *group = s->rs.groups[s->rs.slots[slot].group].name;
@@ -378,6 +403,7 @@ static int summary_json(FILE *f, struct summary *s, char *err, size_t errlen)
 			json_array_append_new(metrics, stat_json(s, c, slot, group, key));
 		}
 		json_object_set_new(g, "metrics", metrics);
+		metrics = NULL;
 	}
 	json_object_set_new(root, "groups", groups);
 	groups = NULL;
@@ -387,6 +413,8 @@ static int summary_json(FILE *f, struct summary *s, char *err, size_t errlen)
 out:
 	if (rc && !err[0])
 		snprintf(err, errlen, "out of memory");
+	json_decref(seeds);
+	json_decref(metrics);
 	json_decref(groups);
 	json_decref(root);
 	return rc;

@@ -509,6 +509,7 @@ void sweep_job_start(struct sweep *sw, size_t index, char **args, char *params)
 	stdio[2].data.stream = (uv_stream_t *)&j->err;
 	o.file = sw->exe;
 	o.args = j->argv;
+	o.env = sw->env;
 	o.exit_cb = on_exit_cb;
 	o.stdio = stdio;
 	o.stdio_count = 3;
@@ -591,7 +592,43 @@ static void on_signal(uv_signal_t *h, int sig)
 	sweep_kill_children(sw);
 }
 
-/* The loop, its signal handlers and (on a terminal) the progress line. */
+/*
+ * This process's environment plus MMEMU_PARENT_PID=<our pid>: each run then
+ * dies with the sweep (or its MPI rank), even when that is SIGKILLed (see
+ * mmemu.c).
+ */
+static char **child_env(void)
+{
+	extern char **environ;
+	size_t n = 0, k = 0;
+	char **env;
+
+	while (environ[n])
+		n++;
+	env = calloc(n + 2, sizeof(*env));
+	if (!env)
+		oom();
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], MMEMU_PARENT_PID_ENV "=", sizeof(MMEMU_PARENT_PID_ENV)))
+			env[k++] = environ[i];
+	env[k++] = xprintf(MMEMU_PARENT_PID_ENV "=%ld", (long)getpid());
+	env[k] = NULL;
+	return env;
+}
+
+static void child_env_free(char **env)
+{
+	size_t k = 0;
+
+	if (!env)
+		return;
+	while (env[k + 1])
+		k++;
+	free(env[k]);	/* the MMEMU_PARENT_PID= we printed, always last */
+	free(env);
+}
+
+/* The loop, its signal handlers (SIGHUP too) and (on a terminal) the progress line. */
 static int loop_open(struct sweep *sw)
 {
 	if (uv_loop_init(&sw->loop))
@@ -601,11 +638,14 @@ static int loop_open(struct sweep *sw)
 	sw->progress.data = sw;
 	uv_signal_init(&sw->loop, &sw->sigint);
 	uv_signal_init(&sw->loop, &sw->sigterm);
-	sw->sigint.data = sw->sigterm.data = sw;
+	uv_signal_init(&sw->loop, &sw->sighup);
+	sw->sigint.data = sw->sigterm.data = sw->sighup.data = sw;
 	uv_signal_start(&sw->sigint, on_signal, SIGINT);
 	uv_signal_start(&sw->sigterm, on_signal, SIGTERM);
+	uv_signal_start(&sw->sighup, on_signal, SIGHUP);
 	uv_unref((uv_handle_t *)&sw->sigint);
 	uv_unref((uv_handle_t *)&sw->sigterm);
+	uv_unref((uv_handle_t *)&sw->sighup);
 	sw->start_ns = uv_hrtime();
 	return 0;
 }
@@ -615,6 +655,7 @@ static void loop_close(struct sweep *sw)
 	uv_close((uv_handle_t *)&sw->progress, NULL);
 	uv_close((uv_handle_t *)&sw->sigint, NULL);
 	uv_close((uv_handle_t *)&sw->sigterm, NULL);
+	uv_close((uv_handle_t *)&sw->sighup, NULL);
 	uv_run(&sw->loop, UV_RUN_DEFAULT);
 	uv_loop_close(&sw->loop);
 }
@@ -692,7 +733,7 @@ int cmd_sweep(int argc, char **argv)
 	};
 	struct sweep sw;
 	struct axis axes[SWEEP_MAX_SETS];
-	char *policies[SWEEP_MAX_POLICIES], policy_buf[512], err[512], exe[4096];
+	char *policies[SWEEP_MAX_POLICIES], *policy_buf = NULL, err[512], exe[4096];
 	const char *policy_arg = NULL, *out_path = NULL;
 	struct output_opts oo = { .format = "text" };
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -725,6 +766,15 @@ int cmd_sweep(int argc, char **argv)
 					 optarg);
 				{ rc = die(err); goto out_args; }
 			}
+			for (size_t a = 0; a < sw.nr_axes; a++)
+				if (!strcmp(axes[a].key, axes[sw.nr_axes].key)) {
+					snprintf(err, sizeof(err), "--set '%.200s': %s is swept by "
+						 "another --set already", optarg, axes[a].key);
+					free(axes[sw.nr_axes].key);
+					free(axes[sw.nr_axes].vals);
+					rc = die(err);
+					goto out_args;
+				}
 			sw.nr_axes++;
 			break;
 		case 'S':
@@ -830,6 +880,7 @@ int cmd_sweep(int argc, char **argv)
 	sw.live = calloc(sw.jobs, sizeof(*sw.live));
 	if (!sw.live)
 		{ rc = die("out of memory"); goto out_args; }
+	sw.env = child_env();
 	if (loop_open(&sw))
 		{ rc = die("cannot start the event loop"); goto out_args; }
 	loop_opened = true;
@@ -869,8 +920,13 @@ int cmd_sweep(int argc, char **argv)
 		goto out_scenario;
 	}
 	if (!policy_arg)
-		policy_arg = s.machine.policy[0] ? s.machine.policy : "classic";
-	snprintf(policy_buf, sizeof(policy_buf), "%s", policy_arg);
+		policy_arg = s.machine.policy ? s.machine.policy : "classic";
+	policy_buf = xstrdup(policy_arg);
+	if (args_list_has_empty(policy_arg)) {
+		snprintf(err, sizeof(err), "policy list '%.200s': an empty name", policy_arg);
+		rc = die(err);
+		goto out_scenario;
+	}
 	for (char *save, *p = strtok_r(policy_buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
 		if (sw.nr_policies == SWEEP_MAX_POLICIES) {
 			rc = die("too many policies");
@@ -988,6 +1044,7 @@ out_free:
 	free(sw.results);
 	free(sw.order);
 out_scenario:
+	free(policy_buf);
 	scenario_free(&s);
 out_args:
 #ifdef MMEMU_HAVE_MPI
@@ -996,6 +1053,7 @@ out_args:
 #endif
 	if (loop_opened)
 		loop_close(&sw);
+	child_env_free(sw.env);
 	free(sw.live);
 	for (size_t a = 0; a < sw.nr_axes; a++) {
 		free(axes[a].key);

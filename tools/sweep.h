@@ -11,4 +11,11 @@
 
 int cmd_sweep(int argc, char **argv);
 
+/*
+ * The pid of the process an exec'ed mmemu must not outlive (sweep sets it
+ * for its runs, tools/reproduce for its own): mmemu then asks for SIGKILL
+ * when that parent dies, and exits at once if it has died already.
+ */
+#define MMEMU_PARENT_PID_ENV "MMEMU_PARENT_PID"
+
 #endif

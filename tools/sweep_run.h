@@ -63,7 +63,7 @@ struct job {
 struct sweep {
 	uv_loop_t loop;
 	uv_timer_t progress;
-	uv_signal_t sigint, sigterm;
+	uv_signal_t sigint, sigterm, sighup;
 	const struct sweep_ops *ops;	/* local, MPI rank 0, or MPI worker */
 	const char *exe, *scenario, *scale_arg;
 	char **policies;
@@ -86,6 +86,7 @@ struct sweep {
 	bool mpi;		/* --mpi */
 	struct sweep_mpi *m;	/* the MPI state (tools/sweep_mpi.c) */
 	struct job **live;	/* by slot (-j of them), while running here */
+	char **env;		/* the children's environment: ours and MMEMU_PARENT_PID */
 	Mmemu__Run **results;	/* by index, once collected */
 };
 

@@ -307,11 +307,10 @@ static void print_block(FILE *f, const struct table *t, struct row *rows, int nr
 			last_group = group;
 		}
 		{
-			char label[160];
+			const char *mark = r->vc == VC_BUCKET ? " ~" : "";
+			int n = 2 + (int)(strlen(row_key(t, r)) + strlen(mark));
 
-			snprintf(label, sizeof(label), "  %s%s", row_key(t, r),
-				 r->vc == VC_BUCKET ? " ~" : "");
-			fprintf(f, "%-*s", lw, label);
+			fprintf(f, "  %s%s%*s", row_key(t, r), mark, n < lw ? lw - n : 0, "");
 		}
 		for (int k = 0; k < ncols; k++) {
 			int c = cols[k];
