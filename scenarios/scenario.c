@@ -1239,6 +1239,23 @@ static int set_entry(struct parse_ctx *ctx, const char *set, char *err, size_t e
 	}
 	sec = dot2 ? xstrndup(set, (size_t)(dot2 - set)) : xstrdup("sysctl");
 	key = xstrndup(k, (size_t)(eq - k));
+	/* a named section ([memcg.app], [workload.reader]) must be the file's: a --set
+	 * changes a key, and a misspelt name must not add an empty memcg or device
+	 * ([node.N] needs no header: the machine has its nodes) */
+	if (!strncmp(sec, "memcg.", 6) || !strncmp(sec, "device.", 7) ||
+	    !strncmp(sec, "workload.", 9)) {
+		int found = 0;
+
+		for (int i = 0; i < ctx->nr && !found; i++)
+			found = !ctx->e[i].set && !strcmp(ctx->e[i].section, sec);
+		if (!found) {
+			snprintf(err, errlen, "--set '%.*s%s': the scenario has no [%s] (a --set "
+				 "changes a key of a section the file declares)", SHOWN(set), sec);
+			free(sec);
+			free(key);
+			return -1;
+		}
+	}
 	/* over the file's value, once: a second --set of the key is a mistake */
 	for (int i = 0; i < ctx->nr; i++)
 		if (ctx->e[i].set && ctx->e[i].key && !strcmp(ctx->e[i].section, sec) &&

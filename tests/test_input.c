@@ -188,9 +188,17 @@ START_TEST(test_bad_lists_exit_2)
 		{ "sweep", NULL, "--policy", "classic,", NULL },
 		{ "sweep", NULL, "--set", "workload.reader.ops=1,2", "--set", "workload.reader.ops=3",
 		  NULL },
+		/* a misspelt memcg would be a new, empty one, the limit set on nothing */
+		{ "run", NULL, "--set", "memcg.ap.max=1G", NULL },
+		{ "sweep", NULL, "--set", "workload.raeder.ops=1,2", NULL },
+		/* a value no run can load is bad input before any run starts */
+		{ "sweep", NULL, "--set", "memcg.app.max=1G,", NULL },
+		{ "sweep", NULL, "--set", "memcg.app.max=1G,lots", NULL },
 	};
 	static const char *const says[] = { "an empty name", "an empty name", "an empty name",
-					    "swept by another" };
+					    "swept by another", "has no [memcg.ap]",
+					    "has no [workload.raeder]", "[memcg.app] max: '' is not",
+					    "[memcg.app] max: 'lots' is not" };
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const char *args[8];

@@ -399,7 +399,7 @@ static int plan_cmp(const void *pa, const void *pb)
 	return a->index < b->index ? -1 : a->index > b->index;
 }
 
-int sweep_plan_order(struct sweep *sw, double scale)
+int sweep_plan_order(struct sweep *sw, double scale, char *bad, size_t badlen)
 {
 	uint64_t *cost = calloc(sw->nr_combos, sizeof(*cost));
 	struct plan_entry *e = calloc(sw->total, sizeof(*e));
@@ -414,8 +414,8 @@ int sweep_plan_order(struct sweep *sw, double scale)
 		return -1;
 	}
 	/*
-	 * each combination of --set values as its runs load it; one that does not
-	 * load fails at once, so it goes first and its message comes early
+	 * each combination of --set values as its runs load it: one that does not
+	 * load is bad input, said before any run starts (its file, line and key)
 	 */
 	for (size_t c = 0; c < sw->nr_combos; c++) {
 		char *sets[SWEEP_MAX_SETS];
@@ -424,13 +424,22 @@ int sweep_plan_order(struct sweep *sw, double scale)
 		run_values(sw, c * sw->nr_seeds, vals);
 		for (size_t a = 0; a < sw->nr_axes; a++)
 			sets[a] = xprintf("%s=%s", sw->axes[a].key, sw->axes[a].vals[vals[a]]);
-		cost[c] = scenario_load(s, sw->scenario, (const char *const *)sets,
-					(int)sw->nr_axes, scale, err, sizeof(err))
-				  ? UINT64_MAX
-				  : run_cost(s);
+		if (scenario_load(s, sw->scenario, (const char *const *)sets, (int)sw->nr_axes,
+				  scale, err, sizeof(err))) {
+			snprintf(bad, badlen, "%s", err);
+			c = sw->nr_combos;
+		} else {
+			cost[c] = run_cost(s);
+		}
 		scenario_free(s);
 		for (size_t a = 0; a < sw->nr_axes; a++)
 			free(sets[a]);
+		if (*bad) {
+			free(cost);
+			free(e);
+			free(s);
+			return 1;
+		}
 	}
 	for (size_t i = 0; i < sw->total; i++) {
 		e[i].cost = cost[i / sw->nr_seeds % sw->nr_combos];
@@ -958,8 +967,9 @@ int cmd_sweep(int argc, char **argv)
 	sw.total = sw.nr_policies * sw.nr_combos * sw.nr_seeds;
 
 	sw.results = calloc(sw.total, sizeof(*sw.results));
-	if (!sw.results || sweep_plan_order(&sw, scale)) {
-		rc = die("out of memory");
+	err[0] = '\0';
+	if (!sw.results || sweep_plan_order(&sw, scale, err, sizeof(err))) {
+		rc = die(*err ? err : "out of memory");
 		goto out_free;
 	}
 	sw.start_ns = uv_hrtime();

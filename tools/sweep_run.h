@@ -94,8 +94,11 @@ struct sweep {
 char *sweep_run_params(const struct sweep *sw, size_t index);
 /* The child's arguments after the binary, NULL-terminated (malloc'ed). */
 char **sweep_run_args(const struct sweep *sw, size_t index);
-/* Computes sw->order: runs by their cost estimate, largest first, ties in index order. */
-int sweep_plan_order(struct sweep *sw, double scale);
+/*
+ * Computes sw->order: runs by their cost estimate, largest first, ties in index
+ * order. A combination of --set values that does not load: 1, its message in bad.
+ */
+int sweep_plan_order(struct sweep *sw, double scale, char *bad, size_t badlen);
 /* The next run to hand out; false when all are out. */
 bool sweep_next_run(struct sweep *sw, size_t *index);
 
