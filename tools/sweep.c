@@ -669,7 +669,7 @@ static void loop_close(struct sweep *sw)
 	uv_loop_close(&sw->loop);
 }
 
-/* "section.key=v1,v2,v3" as an axis; empty values are kept (the run says why they fail). */
+/* "section.key=v1,v2,v3" as an axis; empty values are kept (sweep_plan_order() rejects them). */
 static int parse_axis(const char *arg, struct axis *ax)
 {
 	char *eq, *p;
