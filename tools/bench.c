@@ -12,6 +12,7 @@
 
 #include "models/memory.h"
 #include "models/policy.h"
+#include "models/policy/loader.h"
 #include "models/vmscan.h"
 #include "scenarios/scenario.h"
 #include "scenarios/trace.h"
@@ -172,8 +173,12 @@ static int bench_trace(int argc, char **argv)
 			path = argv[i + 1];
 		else if (!strcmp(argv[i], "--trace-format") && !trace_format_parse(argv[i + 1], &fmt))
 			continue;
-		else if (!strcmp(argv[i], "--policy") && (policy = reclaim_policy_find(argv[i + 1])))
-			continue;
+		else if (!strcmp(argv[i], "--policy")) {
+			if (!(policy = reclaim_policy_get(argv[i + 1], err, sizeof(err)))) {
+				fprintf(stderr, "mmemu: bench: --policy: %s\n", err);
+				return 2;
+			}
+		}
 		else if (!strcmp(argv[i], "--cache") && !parse_size(argv[i + 1], &cache_bytes))
 			continue;
 		else {
@@ -227,9 +232,14 @@ int cmd_bench(int argc, char **argv)
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--trace"))
 			return bench_trace(argc, argv);
-	if (argc == 3 && !strcmp(argv[1], "--policy"))
-		policy = reclaim_policy_find(argv[2]);
-	else if (argc != 1)
+	if (argc == 3 && !strcmp(argv[1], "--policy")) {
+		char err[512];
+
+		if (!(policy = reclaim_policy_get(argv[2], err, sizeof(err)))) {
+			fprintf(stderr, "mmemu: bench: --policy: %s\n", err);
+			return 2;
+		}
+	} else if (argc != 1)
 		policy = NULL;
 	if (!policy) {
 		help_command(stderr, "bench");
