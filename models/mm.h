@@ -429,4 +429,13 @@ void mm_check_invariants_periodic(uint64_t every);
 /* "invariant broken at T s simulated: <what, naming the object>", or NULL. */
 const char *mm_invariants_broken(void);
 
+/* Which kind of invariant mm_check_invariants() found broken last. */
+enum mm_invariant_kind {
+	MM_INV_NONE,		/* none (the last check passed) */
+	MM_INV_LISTS,		/* every folio on exactly one list: the policy's walk, PG_lru */
+	MM_INV_COUNTS,		/* list sizes, node, table and memcg counts add up */
+	MM_INV_FOLIOS,		/* no folio lost: each found from its page, its data intact */
+};
+enum mm_invariant_kind mm_invariant_kind(void);
+
 #endif

@@ -34,6 +34,7 @@
 #include "storage/blockdev.h"
 #include "tools/args.h"
 #include "tools/bench.h"
+#include "tools/check_policy.h"
 #include "tools/help.h"
 #include "tools/output.h"
 #include "tools/plot.h"
@@ -758,6 +759,7 @@ static const struct {
 } commands[] = {
 	{ "run", cmd_run },	{ "report", cmd_report }, { "sweep", cmd_sweep },
 	{ "plot", cmd_plot },	{ "list", cmd_list },	  { "bench", cmd_bench },
+	{ "check-policy", cmd_check_policy },
 };
 
 int main(int argc, char **argv)

@@ -16,13 +16,22 @@
  * A hit never moves a folio (that is S3-FIFO's point, and mmemu's hit path
  * never calls a policy anyway): read()/write() bump a 2-bit counter through
  * folio_mark_accessed; mapped accesses set the PTE young bit, which reclaim
- * turns into the counter with folio_referenced() when the folio reaches a
+ * adds to the counter with folio_referenced() when the folio reaches a
  * queue's tail. Eviction looks at S while S holds at least 10% of the type's
  * folios, else at M:
- *   S tail: counter >= 2 (accessed more than once): to M's head, counter 0;
- *           else evicted, leaving its shadow in G.
+ *   S tail: a hit since the miss: to M's head, counter 0; else evicted,
+ *           leaving its shadow in G.
  *   M tail: counter > 0: back to M's head with counter - 1; else evicted
  *           (no shadow: G is for S's evictions).
+ *
+ * What a kernel can see differs from the paper's cache in one way: the miss
+ * is an access too. read() marks the folio it brought in accessed, and a
+ * fault leaves its PTE young, so the counter here counts the miss, and "a
+ * hit since the miss" is a counter of 2. A young bit is one bit per look:
+ * the first look at a mapped folio cannot tell its miss from a hit, so a
+ * folio whose PTEs were young at its first look at S's tail takes one more
+ * lap through S (as the kernel's inactive list gives a folio referenced
+ * once), and a young bit at the second look is a hit.
  *
  * The kernel's lists carry the sizes: S is the type's inactive list, M its
  * active list (PG_active set on M), so vmstat, memory.stat and the
@@ -35,13 +44,19 @@
 
 /* S's share of the folios of a type: 10% (paper, 4.1: "S uses 10% of the cache space"). */
 #define S3FIFO_SMALL_PERCENT 10
-/* S tail to M at freq > 1 (Algorithm 1: "if t.freq > 1 then insert t to M"). */
+/*
+ * S tail to M: one hit after the miss, the miss counted (see above). The
+ * paper's Algorithm 1 moves at two hits ("t.freq > 1"); one hit is
+ * libCacheSim's S3FIFOdv2 default (move-to-main-threshold=1).
+ */
 #define S3FIFO_MOVE_TO_MAIN 2
 /* The counter is capped at 3: two bits (paper, 4.1). */
 #define S3FIFO_FREQ_MAX 3
 
+/* In the policy's flag bits: the counter, and "young at its first look at S's tail". */
 #define FREQ_SHIFT FOLIO_POLICY_PGOFF
 #define FREQ_MASK (3U << FREQ_SHIFT)
+#define SEEN_BIT (1U << (FOLIO_POLICY_PGOFF + 2))
 
 struct s3fifo_lruvec {
 	struct flist lists[NR_LRU_LISTS];	/* by enum lru_list: S = inactive, M = active */
@@ -176,13 +191,18 @@ static uint64_t s3fifo_evict(struct lruvec *lruvec, struct scan_control *sc, int
 		scanned++;
 		del_folio(lruvec, folio);
 		young = folio_referenced(folio, &vm_exec);
-		folio_set_freq(folio, folio_freq(folio) + (unsigned int)young);
+		folio_set_freq(folio, folio_freq(folio) + (young ? 1U : 0U));
 		if (!is_active_lru(lru) && folio_freq(folio) >= S3FIFO_MOVE_TO_MAIN) {
 			/* S -> M, its access bits cleared by the move */
 			folio_set_freq(folio, 0);
+			folio->flags &= ~SEEN_BIT;
 			folio_set_active(folio);
 			add_folio(lruvec, folio, false);
 			nr_promoted++;
+		} else if (!is_active_lru(lru) && young && !(folio->flags & SEEN_BIT)) {
+			/* young at its first look: its miss, or a hit; look once more */
+			folio->flags |= SEEN_BIT;
+			add_folio(lruvec, folio, false);
 		} else if (is_active_lru(lru) && folio_freq(folio)) {
 			/* M: reinserted, one access fewer */
 			folio_set_freq(folio, folio_freq(folio) - 1);
