@@ -129,8 +129,8 @@ static const struct command_help commands[] = {
 		"faults per host second and bytes per folio; with --trace, replays a\n"
 		"page-access trace through one memcg and reports its misses.\n"
 		"\n"
-		"  --policy POLICY   reclaim policy, a name or ./x.so (default classic); with\n"
-		"                    --trace, a list: each replays the trace in turn\n"
+		"  --policy POLICY   reclaim policy, a name or ./x.so (default classic); a list\n"
+		"                    with --trace, each replaying the trace in turn\n"
 		"  --trace FILE      a trace (libCacheSim oracleGeneral, or CSV)\n"
 		"  --trace-format F  oracle (default) or csv\n"
 		"  --cache SIZE      the memcg's memory.max (default: a quarter of the objects)\n",
