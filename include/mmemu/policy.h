@@ -35,7 +35,8 @@
 /*
  * The ABI number: a policy built against another one is refused. Bumped
  * whenever any type or function in this header changes its layout or
- * meaning (tests/test_policy_api.c pins the struct sizes it was bumped for).
+ * meaning (models/policy/api.c pins the struct sizes of this number, so
+ * that a change to them does not build until it is bumped).
  */
 #define MMEMU_POLICY_ABI 1
 /* The symbol a policy shared object exports. */

@@ -15,6 +15,19 @@
 #include "models/vmscan.h"
 #include "models/workingset.h"
 
+/* The layout MMEMU_POLICY_ABI 1 promises: change one, bump the ABI and these. */
+_Static_assert(MMEMU_POLICY_ABI == 1, "a new ABI: update the sizes below");
+_Static_assert(sizeof(struct folio) == 32, "struct folio changed: bump MMEMU_POLICY_ABI");
+_Static_assert(sizeof(struct lruvec) == 376, "struct lruvec changed: bump MMEMU_POLICY_ABI");
+_Static_assert(sizeof(struct scan_control) == 120,
+	       "struct scan_control changed: bump MMEMU_POLICY_ABI");
+_Static_assert(sizeof(struct reclaim_policy) == 152,
+	       "struct reclaim_policy changed: bump MMEMU_POLICY_ABI");
+_Static_assert(sizeof(struct reclaim_stat) == 40,
+	       "struct reclaim_stat changed: bump MMEMU_POLICY_ABI");
+_Static_assert(NR_LRU_LISTS == 5 && NR_NODE_STAT_ITEMS == 19 && NR_VM_EVENT_ITEMS == 28 &&
+	       NR_PAGEFLAGS == 13, "an enum of the policy API changed: bump MMEMU_POLICY_ABI");
+
 /* ---- out-of-line versions of mm.h's inline helpers, for plug-ins ---- */
 
 struct pglist_data *mmemu_lruvec_pgdat(const struct lruvec *lruvec)
