@@ -338,6 +338,14 @@ uint64_t memcg_memory_events(const struct mem_cgroup *memcg, enum memcg_memory_e
 		}                                                              \
 	} while (0)
 
+/* What the check that failed last was about (mm_invariant_kind()). */
+static enum mm_invariant_kind failed_kind = MM_INV_NONE;
+
+enum mm_invariant_kind mm_invariant_kind(void)
+{
+	return failed_kind;
+}
+
 /* Whether a PTE mapping the folio carries the dirty bit (not yet moved to it). */
 static bool folio_pte_dirty(const struct folio *folio)
 {
@@ -494,6 +502,7 @@ int mm_check_invariants(char *err, size_t len)
 	uint64_t nr_used = 0, nr_mapped = 0, nr_found = 0, *per_node_used;
 	struct lruvec_count *count;
 
+	failed_kind = MM_INV_COUNTS;
 	per_node_used = calloc((size_t)nr_nodes, sizeof(*per_node_used));
 	count = calloc((size_t)(mm.nr_memcgs + 1) * (size_t)nr_nodes, sizeof(*count));
 	if (!per_node_used || !count) {
@@ -540,8 +549,10 @@ int mm_check_invariants(char *err, size_t len)
 			uint64_t listed[NR_LRU_LISTS] = { 0 }, nr_listed = 0;
 			int64_t isolated = lruvec->stat[NR_ISOLATED_ANON] + lruvec->stat[NR_ISOLATED_FILE];
 
+			failed_kind = MM_INV_LISTS;
 			if (mm.policy->check_lruvec && mm.policy->check_lruvec(lruvec, listed, err, len))
 				goto out;
+			failed_kind = MM_INV_COUNTS;
 			for (int lru = 0; lru < NR_LRU_LISTS; lru++) {
 				INVARIANT(listed[lru] == lruvec_lru_size(lruvec, (enum lru_list)lru),
 					  "memcg '%s' node %d: lru %d has %llu folios, size says %llu",
@@ -549,6 +560,7 @@ int mm_check_invariants(char *err, size_t len)
 					  (unsigned long long)lruvec_lru_size(lruvec, (enum lru_list)lru));
 				nr_listed += listed[lru];
 			}
+			failed_kind = MM_INV_LISTS;
 			INVARIANT(c->on_lru == nr_listed,
 				  "memcg '%s' node %d: %llu folios on its lists, but %llu of its folios "
 				  "have PG_lru", memcg->name, nid, (unsigned long long)nr_listed,
@@ -561,6 +573,7 @@ int mm_check_invariants(char *err, size_t len)
 				  (unsigned long long)c->off_lru, (long long)isolated);
 			nr_folios += c->on_lru + c->off_lru;
 		}
+		failed_kind = MM_INV_COUNTS;
 		/* usage is hierarchical: its own pages are usage minus the children's */
 		for (int ch = 0; ch < memcg->nr_children; ch++)
 			own -= memcg->children[ch]->usage;
@@ -570,6 +583,7 @@ int mm_check_invariants(char *err, size_t len)
 			  (unsigned long long)nr_folios, (unsigned long long)memcg->nr_charge_inflight);
 	}
 
+	failed_kind = MM_INV_FOLIOS;
 	/* every folio with a mapping, found from its page exactly once */
 	for (uint32_t id = 1; id < mm.nr_mappings; id++)
 		if (mm.mappings[id]->slots && check_mapping(mm.mappings[id], &nr_found, err, len))
@@ -578,6 +592,7 @@ int mm_check_invariants(char *err, size_t len)
 		find_lost_folio(err, len);
 		goto out;
 	}
+	failed_kind = MM_INV_NONE;
 	rc = 0;
 out:
 	free(per_node_used);

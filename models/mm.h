@@ -17,100 +17,15 @@
 
 #include "core/engine.h"
 #include "models/folio.h"
+#include "mmemu/policy.h"
 #include "numa/numa.h"
 #include "storage/blockdev.h"
 
-#define SWAP_CLUSTER_MAX 32UL
-#define DEF_PRIORITY 12
 #define MAX_RECLAIM_RETRIES 16
 #define MAX_MEMCGS 1024
 #define MAX_TASKS 4096
 
-enum lru_list {
-	LRU_INACTIVE_ANON,
-	LRU_ACTIVE_ANON,
-	LRU_INACTIVE_FILE,
-	LRU_ACTIVE_FILE,
-	LRU_UNEVICTABLE,
-	NR_LRU_LISTS
-};
-#define NR_EVICTABLE_LRU LRU_UNEVICTABLE
-#define LRU_BASE 0
-#define LRU_ACTIVE 1
-#define LRU_FILE 2
 
-static inline bool is_file_lru(enum lru_list lru)
-{
-	return lru == LRU_INACTIVE_FILE || lru == LRU_ACTIVE_FILE;
-}
-
-static inline bool is_active_lru(enum lru_list lru)
-{
-	return lru == LRU_ACTIVE_ANON || lru == LRU_ACTIVE_FILE;
-}
-
-#define for_each_evictable_lru(lru) for (lru = 0; lru < NR_EVICTABLE_LRU; lru++)
-
-/* Per-lruvec state counters (node_stat_item); node and memcg values are sums. */
-enum node_stat_item {
-	NR_LRU_BASE,
-	NR_INACTIVE_ANON = NR_LRU_BASE,
-	NR_ACTIVE_ANON,
-	NR_INACTIVE_FILE,
-	NR_ACTIVE_FILE,
-	NR_UNEVICTABLE,
-	NR_ISOLATED_ANON,
-	NR_ISOLATED_FILE,
-	NR_ANON_MAPPED,		/* anon pages resident */
-	NR_FILE_PAGES,		/* page cache pages */
-	NR_FILE_MAPPED,		/* page cache pages mapped by a PTE */
-	NR_FILE_DIRTY,
-	NR_WRITEBACK,
-	WORKINGSET_REFAULT_ANON,
-	WORKINGSET_REFAULT_FILE,
-	WORKINGSET_ACTIVATE_ANON,
-	WORKINGSET_ACTIVATE_FILE,
-	WORKINGSET_RESTORE_ANON,
-	WORKINGSET_RESTORE_FILE,
-	WORKINGSET_NODERECLAIM,
-	NR_NODE_STAT_ITEMS
-};
-#define WORKINGSET_REFAULT_BASE WORKINGSET_REFAULT_ANON
-#define WORKINGSET_ACTIVATE_BASE WORKINGSET_ACTIVATE_ANON
-#define WORKINGSET_RESTORE_BASE WORKINGSET_RESTORE_ANON
-
-/* Events (vm_event_item), counted globally and per memcg. */
-enum vm_event_item {
-	PGPGIN,
-	PGPGOUT,
-	PSWPIN,
-	PSWPOUT,
-	PGALLOC,
-	PGFREE,
-	PGACTIVATE,
-	PGDEACTIVATE,
-	PGFAULT,
-	PGMAJFAULT,
-	PGREFILL,
-	PGSTEAL_KSWAPD,
-	PGSTEAL_DIRECT,
-	PGSCAN_KSWAPD,
-	PGSCAN_DIRECT,
-	PGSCAN_DIRECT_THROTTLE,
-	PGSCAN_ANON,
-	PGSCAN_FILE,
-	PGSTEAL_ANON,
-	PGSTEAL_FILE,
-	PGROTATED,
-	ALLOCSTALL,
-	PAGEOUTRUN,
-	OOM_KILL,
-	NR_DIRTIED,		/* pages dirtied */
-	NR_WRITTEN,		/* pages written back */
-	NR_VMSCAN_WRITE,	/* pages reclaim wrote itself (pageout) */
-	NR_VMSCAN_IMMEDIATE,	/* dirty pages reclaim marked for immediate reclaim */
-	NR_VM_EVENT_ITEMS
-};
 
 /* memory.events */
 enum memcg_memory_event {
@@ -131,24 +46,6 @@ struct mem_cgroup;
 struct reclaim_policy;
 struct swap_info;
 
-/* The LRU vector of one memcg on one node. */
-struct lruvec {
-	struct mem_cgroup *memcg;	/* owner */
-	int nid;			/* node */
-	int64_t stat[NR_NODE_STAT_ITEMS];	/* local counters of this (memcg, node) */
-	int64_t stat_flushed[NR_NODE_STAT_ITEMS];	/* hierarchical, as of the last rstat flush */
-	uint64_t anon_cost;		/* lru_note_cost(): recent anon reclaim cost */
-	uint64_t file_cost;		/* ... and file */
-	uint64_t nonresident_age;	/* workingset clock: evictions + activations */
-	uint64_t refaults[2];		/* WORKINGSET_ACTIVATE snapshot (anon, file) */
-	unsigned long flags;		/* LRUVEC_* bits */
-	void *lrupriv;			/* policy state, opaque to vmscan */
-};
-
-enum lruvec_flags {
-	LRUVEC_CGROUP_CONGESTED,	/* memcg reclaim saw dirty == congested */
-	LRUVEC_NODE_CONGESTED,		/* node-level congestion */
-};
 
 struct mem_cgroup {
 	char name[64];			/* its name, "" for the root (never cut: see mem_cgroup_create) */
@@ -420,11 +317,6 @@ static inline void mod_lruvec_state(struct lruvec *lruvec, enum node_stat_item i
  */
 uint64_t lruvec_page_state(const struct lruvec *lruvec, enum node_stat_item idx);
 uint64_t lruvec_page_state_flushed(const struct lruvec *lruvec, enum node_stat_item idx);
-/* lruvec_lru_size(): pages on this lruvec's own list. */
-static inline uint64_t lruvec_lru_size(const struct lruvec *lruvec, enum lru_list lru)
-{
-	return (uint64_t)lruvec->stat[NR_LRU_BASE + lru];
-}
 /* node_page_state(): summed over every memcg. */
 uint64_t node_page_state(const struct pglist_data *pgdat, enum node_stat_item idx);
 /* memcg_page_state(): the memcg subtree over every node. */
@@ -444,11 +336,6 @@ static inline void count_memcg_events(struct mem_cgroup *memcg,
 	memcg->events[item] += n;
 }
 
-/* update_lru_size(): list size accounting shared by every policy. */
-static inline void update_lru_size(struct lruvec *lruvec, enum lru_list lru, int64_t nr)
-{
-	lruvec->stat[NR_LRU_BASE + lru] += nr;
-}
 
 /* Ancestor walk: parent_lruvec(). */
 static inline struct lruvec *parent_lruvec(const struct lruvec *lruvec)
@@ -541,5 +428,14 @@ int mm_check_invariants(char *err, size_t len);
 void mm_check_invariants_periodic(uint64_t every);
 /* "invariant broken at T s simulated: <what, naming the object>", or NULL. */
 const char *mm_invariants_broken(void);
+
+/* Which kind of invariant mm_check_invariants() found broken last. */
+enum mm_invariant_kind {
+	MM_INV_NONE,		/* none (the last check passed) */
+	MM_INV_LISTS,		/* every folio on exactly one list: the policy's walk, PG_lru */
+	MM_INV_COUNTS,		/* list sizes, node, table and memcg counts add up */
+	MM_INV_FOLIOS,		/* no folio lost: each found from its page, its data intact */
+};
+enum mm_invariant_kind mm_invariant_kind(void);
 
 #endif

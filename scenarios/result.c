@@ -19,6 +19,8 @@ void result_free(struct run_result *r)
 	free(r->g);
 	free(r->policy);
 	free(r->options);
+	free(r->policy_file);
+	free(r->policy_sha256);
 	free(r->dump);
 	for (int i = 0; i < r->nr_samples; i++)
 		free(r->samples[i]);
@@ -41,6 +43,14 @@ void result_set_run(struct run_result *r, const char *policy, const char *option
 	free(r->options);
 	r->policy = xstrdup(policy);
 	r->options = xstrdup(options ? options : "");
+}
+
+void result_set_policy_file(struct run_result *r, const char *path, const char *sha256)
+{
+	free(r->policy_file);
+	free(r->policy_sha256);
+	r->policy_file = xstrdup(path);
+	r->policy_sha256 = xstrdup(sha256);
 }
 
 struct result_group *result_group(struct run_result *r, const char *name)
@@ -280,6 +290,8 @@ int result_pack(const struct run_result *r, uint8_t **buf, size_t *len)
 	m.n_samples = (size_t)r->nr_samples;
 	m.samples = r->samples;
 	m.dump = pb_str(r->dump);
+	m.policy_file = pb_str(r->policy_file);
+	m.policy_sha256 = pb_str(r->policy_sha256);
 
 	*len = mmemu__run__get_packed_size(&m);
 	*buf = malloc(*len + 1);

@@ -30,6 +30,8 @@ struct result_group {
 struct run_result {
 	char *policy;		/* policy name (malloc'ed, result_set_run) */
 	char *options;		/* --set options applied, space separated (malloc'ed) */
+	char *policy_file;	/* a policy from a file: its realpath (malloc'ed, NULL: built in) */
+	char *policy_sha256;	/* ... and the SHA-256 of its contents (malloc'ed) */
 	uint64_t seed;		/* run seed */
 	double sim_seconds;	/* simulated time at the end */
 	double host_seconds;	/* wall time of the run on the host */
@@ -47,6 +49,8 @@ void result_add_sample(struct run_result *r, const char *json);
 void result_init(struct run_result *r);
 /* The run's policy and options (copied whole; NULL options: none). */
 void result_set_run(struct run_result *r, const char *policy, const char *options);
+/* A policy loaded from a file: its path and content hash, for the record. */
+void result_set_policy_file(struct run_result *r, const char *path, const char *sha256);
 void result_free(struct run_result *r);
 struct result_group *result_group(struct run_result *r, const char *name);
 void result_add(struct result_group *g, const char *key, double value, bool is_int);

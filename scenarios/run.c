@@ -7,6 +7,7 @@
 
 #include "models/memory.h"
 #include "models/policy.h"
+#include "models/policy/loader.h"
 #include "models/policy/mglru.h"
 #include "models/swap.h"
 #include "models/writeback.h"
@@ -409,7 +410,7 @@ static void sampler_fn(struct actor *self, void *arg)
 int scenario_run(const struct scenario *s, const struct run_opts *o,
 		 struct run_result *r, char *err, size_t errlen)
 {
-	const struct reclaim_policy *policy = reclaim_policy_find(o->policy);
+	const struct reclaim_policy *policy = reclaim_policy_get(o->policy, err, errlen);
 	uint64_t pages[SCN_MAX_NODES];
 	int cpus[SCN_MAX_NODES];
 	struct machine machine;
@@ -422,10 +423,8 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 	char *xml;
 	int nid, rc = -1;
 
-	if (!policy) {
-		snprintf(err, errlen, "unknown policy '%s'", o->policy);
+	if (!policy)
 		return -1;
-	}
 	for (int n = 0; n < s->machine.nodes; n++) {
 		pages[n] = (s->node[n].memory ? s->node[n].memory : s->machine.node_memory) / 4096;
 		cpus[n] = s->node[n].cpus ? s->node[n].cpus : s->machine.node_cpus;
@@ -588,6 +587,9 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 		goto out;
 
 	result_set_run(r, o->policy, o->options);
+	if (reclaim_policy_file(o->policy))
+		result_set_policy_file(r, reclaim_policy_file(o->policy)->path,
+				       reclaim_policy_file(o->policy)->sha256);
 	r->seed = o->seed;
 	r->sim_seconds = (double)end_ns / 1e9;
 	for (int i = 0; i < s->nr_workloads; i++) {

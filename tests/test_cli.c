@@ -388,7 +388,7 @@ START_TEST(test_bash_completion)
 		 harness_srcdir(), cli_mmemu(), cli_mmemu(), cli_mmemu(), cli_mmemu(), cli_mmemu());
 	rc = harness_exec(argv, &out, &err);
 	ck_assert_msg(rc == 0, "bash: %d: %s", rc, err);
-	ck_assert_msg(strstr(out, "run report sweep plot list bench --help --version\n"), "%s", out);
+	ck_assert_msg(strstr(out, "run report sweep plot list bench check-policy --help --version\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\n--policy\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\nclassic,mglru-budget\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\ngens memory throughput refaults\n"), "%s", out);

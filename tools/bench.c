@@ -8,13 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "models/memory.h"
 #include "models/policy.h"
+#include "models/policy/loader.h"
 #include "models/vmscan.h"
 #include "scenarios/scenario.h"
 #include "scenarios/trace.h"
+#include "tools/args.h"
 #include "tools/bench.h"
 #include "tools/help.h"
 
@@ -172,8 +176,12 @@ static int bench_trace(int argc, char **argv)
 			path = argv[i + 1];
 		else if (!strcmp(argv[i], "--trace-format") && !trace_format_parse(argv[i + 1], &fmt))
 			continue;
-		else if (!strcmp(argv[i], "--policy") && (policy = reclaim_policy_find(argv[i + 1])))
-			continue;
+		else if (!strcmp(argv[i], "--policy")) {
+			if (!(policy = reclaim_policy_get(argv[i + 1], err, sizeof(err)))) {
+				fprintf(stderr, "mmemu: bench: --policy: %s\n", err);
+				return 2;
+			}
+		}
 		else if (!strcmp(argv[i], "--cache") && !parse_size(argv[i + 1], &cache_bytes))
 			continue;
 		else {
@@ -207,6 +215,73 @@ static int bench_trace(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * `bench --trace ... --policy a,./b.so`: each policy in its own process (the
+ * engine lives once per process), one after the other, every one loaded
+ * first so that a bad one stops before any replay.
+ */
+static int bench_traces(int argc, char **argv)
+{
+	char **av, *list = NULL, *buf, err[512];
+	int pol = -1, rc = 0, n = 0;
+
+	for (int i = 1; i + 1 < argc; i += 2)
+		if (!strcmp(argv[i], "--policy"))
+			pol = i + 1;
+	if (pol < 0 || !strchr(argv[pol], ','))
+		return bench_trace(argc, argv);
+	if (args_list_has_empty(argv[pol])) {
+		fprintf(stderr, "mmemu: bench: policy list '%s': an empty name\n", argv[pol]);
+		return 2;
+	}
+	av = malloc(((size_t)argc + 1) * sizeof(*av));
+	list = strdup(argv[pol]);
+	if (!av || !list) {
+		free(av);
+		free(list);
+		fprintf(stderr, "mmemu: out of memory\n");
+		return 1;
+	}
+	buf = strdup(list);
+	for (char *save, *p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save))
+		if (!reclaim_policy_get(p, err, sizeof(err))) {
+			fprintf(stderr, "mmemu: bench: --policy: %s\n", err);
+			rc = 2;
+			goto out;
+		}
+	memcpy(av, argv, ((size_t)argc + 1) * sizeof(*av));
+	for (char *save, *p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		int status;
+		pid_t pid;
+
+		if (n++)
+			printf("\n");
+		fflush(stdout);
+		av[pol] = p;
+		pid = fork();
+		if (pid < 0) {
+			perror("mmemu: bench: fork");
+			rc = 1;
+			break;
+		}
+		if (!pid) {
+			int r = bench_trace(argc, av);
+
+			fflush(stdout);
+			_exit(r);
+		}
+		if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+			if (!rc)
+				rc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+		}
+	}
+out:
+	free(buf);
+	free(list);
+	free(av);
+	return rc;
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	struct bench b = { .hits = 20000000, .faults = 1000000, .major = 300000 };
@@ -226,10 +301,15 @@ int cmd_bench(int argc, char **argv)
 	}
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--trace"))
-			return bench_trace(argc, argv);
-	if (argc == 3 && !strcmp(argv[1], "--policy"))
-		policy = reclaim_policy_find(argv[2]);
-	else if (argc != 1)
+			return bench_traces(argc, argv);
+	if (argc == 3 && !strcmp(argv[1], "--policy")) {
+		char err[512];
+
+		if (!(policy = reclaim_policy_get(argv[2], err, sizeof(err)))) {
+			fprintf(stderr, "mmemu: bench: --policy: %s\n", err);
+			return 2;
+		}
+	} else if (argc != 1)
 		policy = NULL;
 	if (!policy) {
 		help_command(stderr, "bench");

@@ -28,7 +28,8 @@ static const struct command_help commands[] = {
 		"'*' where Welch's t-test finds a change significant at 95%.\n"
 		"\n"
 		"  --policy a,b,...  policies, comma-separated (default: the scenario's, else\n"
-		"                    classic; see mmemu list)\n"
+		"                    classic; see mmemu list); one with a '/' or ending in .so\n"
+		"                    is loaded from that file (see mmemu/policy.h)\n"
 		"  --set KEY=VALUE   override a scenario key, e.g. --set memcg.app.max=2G; sizes\n"
 		"                    are written at full scale and shrink with --scale\n"
 		"  --seed N          run seed (default 1)\n"
@@ -120,18 +121,35 @@ static const struct command_help commands[] = {
 		.name = "bench",
 		.summary = "hit-path and fault speed, bytes per folio; trace replay",
 		.usage =
-		"usage: mmemu bench [--policy NAME]\n"
-		"       mmemu bench --trace FILE [--trace-format oracle|csv] [--policy NAME]\n"
+		"usage: mmemu bench [--policy POLICY]\n"
+		"       mmemu bench --trace FILE [--trace-format oracle|csv] [--policy a,b,...]\n"
 		"                   [--cache SIZE]\n",
 		.text =
 		"Measures simulated page accesses per host second on the hit path, page\n"
 		"faults per host second and bytes per folio; with --trace, replays a\n"
 		"page-access trace through one memcg and reports its misses.\n"
 		"\n"
-		"  --policy NAME     reclaim policy (default classic)\n"
+		"  --policy POLICY   reclaim policy, a name or ./x.so (default classic); a list\n"
+		"                    with --trace, each replaying the trace in turn\n"
 		"  --trace FILE      a trace (libCacheSim oracleGeneral, or CSV)\n"
 		"  --trace-format F  oracle (default) or csv\n"
 		"  --cache SIZE      the memcg's memory.max (default: a quarter of the objects)\n",
+	},
+	{
+		.name = "check-policy",
+		.summary = "a policy (./x.so or built in) under the model's invariant checks",
+		.usage = "usage: mmemu check-policy POLICY [--scale F] [SCENARIO...]\n",
+		.text =
+		"Loads POLICY (a built-in name, or a shared object built against\n"
+		"mmemu/policy.h) and runs each SCENARIO (default: quickstart, swap-zram and\n"
+		"proactive-reclaim from mmemu's scenarios) twice, each run in its own\n"
+		"process, with the model's invariants checked during the run and at its end.\n"
+		"Prints pass or FAIL per check: every folio on exactly one list, counts\n"
+		"match, no folio lost across reclaim/refault, reclaims, deterministic (the\n"
+		"two runs identical). Exit 0 when all pass, 1 when one fails, 2 when the\n"
+		"policy does not load.\n"
+		"\n"
+		"  --scale F         shrink the scenarios, 0 < F <= 1 or 1/N (default 1/32)\n",
 	},
 };
 

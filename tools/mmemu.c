@@ -28,11 +28,13 @@
 #include <unistd.h>
 
 #include "models/policy.h"
+#include "models/policy/loader.h"
 #include "scenarios/run.h"
 #include "scenarios/workload.h"
 #include "storage/blockdev.h"
 #include "tools/args.h"
 #include "tools/bench.h"
+#include "tools/check_policy.h"
 #include "tools/help.h"
 #include "tools/output.h"
 #include "tools/plot.h"
@@ -513,12 +515,14 @@ static int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	for (char *save, *p = strtok_r(policy_buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		char msg[400];
+
 		if (nr_policies == MAX_POLICIES) {
 			rc = die("too many policies");
 			goto out;
 		}
-		if (!reclaim_policy_find(p)) {
-			snprintf(err, sizeof(err), "--policy: unknown policy '%s' (see mmemu list)", p);
+		if (!reclaim_policy_get(p, msg, sizeof(msg))) {
+			snprintf(err, sizeof(err), "--policy: %s", msg);
 			rc = die(err);
 			goto out;
 		}
@@ -755,6 +759,7 @@ static const struct {
 } commands[] = {
 	{ "run", cmd_run },	{ "report", cmd_report }, { "sweep", cmd_sweep },
 	{ "plot", cmd_plot },	{ "list", cmd_list },	  { "bench", cmd_bench },
+	{ "check-policy", cmd_check_policy },
 };
 
 int main(int argc, char **argv)

@@ -245,6 +245,17 @@ static int output_text(FILE *f, const struct output_opts *o, const Mmemu__Invoca
 	t.ctx = &ctx;
 	t.all = o->all;
 	table_print(f, &t);
+	/* a policy from a file: which file, exactly */
+	for (size_t i = 0; i < nr; i++) {
+		const Mmemu__Run *r = inv->runs[i];
+		bool seen = false;
+
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = !strcmp(inv->runs[k]->policy_file, r->policy_file);
+		if (*r->policy_file && !seen)
+			fprintf(f, "policy %s: %s sha256 %s\n", r->policy, r->policy_file,
+				r->policy_sha256);
+	}
 	rc = 0;
 out:
 	resultset_free(&rs);
@@ -428,6 +439,11 @@ static int json_run(FILE *f, const Mmemu__Run *r, size_t index, char *err, size_
 		return fail(err, errlen, "out of memory");
 	if (set_new(run, "policy", output_json_string(r->policy, err, errlen), err, errlen) ||
 	    set_new(run, "options", output_json_string(r->options, err, errlen), err, errlen) ||
+	    (*r->policy_file &&
+	     (set_new(run, "policy_file", output_json_string(r->policy_file, err, errlen), err,
+		      errlen) ||
+	      set_new(run, "policy_sha256", output_json_string(r->policy_sha256, err, errlen), err,
+		      errlen))) ||
 	    set_new(run, "seed", json_integer((json_int_t)r->seed), err, errlen) ||
 	    set_new(run, "sim_seconds", output_json_number(r->sim_seconds, false), err, errlen) ||
 	    set_new(run, "host_seconds", output_json_number(r->host_seconds, false), err, errlen) ||

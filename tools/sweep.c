@@ -34,6 +34,7 @@
 #include <uv.h>
 
 #include "models/policy.h"
+#include "models/policy/loader.h"
 #include "scenarios/scenario.h"
 #include "scenarios/workload.h"
 #include "tools/args.h"
@@ -937,12 +938,14 @@ int cmd_sweep(int argc, char **argv)
 		goto out_scenario;
 	}
 	for (char *save, *p = strtok_r(policy_buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		char msg[400];
+
 		if (sw.nr_policies == SWEEP_MAX_POLICIES) {
 			rc = die("too many policies");
 			goto out_scenario;
 		}
-		if (!reclaim_policy_find(p)) {
-			snprintf(err, sizeof(err), "--policy: unknown policy '%s' (see mmemu list)", p);
+		if (!reclaim_policy_get(p, msg, sizeof(msg))) {
+			snprintf(err, sizeof(err), "--policy: %s", msg);
 			rc = die(err);
 			goto out_scenario;
 		}

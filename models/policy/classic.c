@@ -532,6 +532,7 @@ static void classic_print_state(struct lruvec *lruvec, policy_print_fn out, void
 }
 
 const struct reclaim_policy classic_policy = {
+	.abi = MMEMU_POLICY_ABI,
 	.name = "classic",
 	.desc = "active/inactive LRU (CONFIG_LRU_GEN off)",
 	.lruvec_init = classic_lruvec_init,

@@ -1812,6 +1812,7 @@ static const struct lru_gen_variant mglru_72_variant = {
 	.print_state = mglru_print_state
 
 const struct reclaim_policy mglru_old_policy = {
+	.abi = MMEMU_POLICY_ABI,
 	.name = "mglru-old",
 	.desc = "multi-gen LRU as in mainline before 2026",
 	MGLRU_POLICY_OPS,
@@ -1819,6 +1820,7 @@ const struct reclaim_policy mglru_old_policy = {
 };
 
 const struct reclaim_policy mglru_budget_policy = {
+	.abi = MMEMU_POLICY_ABI,
 	.name = "mglru-budget",
 	.desc = "multi-gen LRU after the 2026 reclaim-loop series",
 	MGLRU_POLICY_OPS,
@@ -1826,6 +1828,7 @@ const struct reclaim_policy mglru_budget_policy = {
 };
 
 const struct reclaim_policy mglru_72_policy = {
+	.abi = MMEMU_POLICY_ABI,
 	.name = "mglru-7.2",
 	.desc = "multi-gen LRU of Linux 7.2: the series plus 6cbdd9726fb5 (fault-time placement)",
 	MGLRU_POLICY_OPS,

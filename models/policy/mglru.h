@@ -14,6 +14,15 @@
 #include "models/mm.h"
 #include "models/vmscan.h"
 
+/* MGLRU generation (+1, 0 = not on lrugen) and refs, in the policy's flag bits. */
+#define LRU_GEN_PGOFF FOLIO_POLICY_PGOFF
+#define LRU_GEN_WIDTH 3
+#define LRU_GEN_MASK (((1U << LRU_GEN_WIDTH) - 1) << LRU_GEN_PGOFF)
+#define LRU_REFS_PGOFF (LRU_GEN_PGOFF + LRU_GEN_WIDTH)
+#define LRU_REFS_WIDTH 2
+#define LRU_REFS_MASK (((1U << LRU_REFS_WIDTH) - 1) << LRU_REFS_PGOFF)
+_Static_assert(LRU_GEN_WIDTH + LRU_REFS_WIDTH <= FOLIO_POLICY_WIDTH, "gen and refs fit the policy bits");
+
 #define MIN_NR_GENS 2
 #define MAX_NR_GENS 4
 #define MAX_NR_TIERS 4

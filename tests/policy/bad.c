@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Policies the loader must refuse, one per -DBAD_*: built against another
+ * ABI, without a required op, with a lruvec_init that fails, or without
+ * the mmemu_policy symbol at all.
+ */
+#include <mmemu/policy.h>
+
+#ifdef BAD_INIT
+static int init_fails(struct lruvec *lruvec)
+{
+	(void)lruvec;
+	return -1;
+}
+#endif
+
+static void add(struct lruvec *lruvec, struct folio *folio)
+{
+	(void)lruvec;
+	(void)folio;
+}
+
+static void accessed(struct folio *folio)
+{
+	(void)folio;
+}
+
+#ifndef BAD_NO_OP
+static void shrink(struct lruvec *lruvec, struct scan_control *sc)
+{
+	(void)lruvec;
+	(void)sc;
+}
+#endif
+
+static int check(struct lruvec *lruvec, uint64_t nr_listed[NR_LRU_LISTS], char *err, size_t len)
+{
+	(void)lruvec;
+	(void)nr_listed;
+	(void)err;
+	(void)len;
+	return 0;
+}
+
+#ifdef BAD_NO_SYMBOL
+#define SYMBOL not_the_policy
+#else
+#define SYMBOL mmemu_policy
+#endif
+
+const struct reclaim_policy SYMBOL = {
+#ifdef BAD_ABI
+	.abi = MMEMU_POLICY_ABI + 998,
+#else
+	.abi = MMEMU_POLICY_ABI,
+#endif
+	.name = "bad",
+#ifdef BAD_INIT
+	.lruvec_init = init_fails,
+#endif
+	.folio_add = add,
+	.folio_del = add,
+	.folio_putback = add,
+	.folio_rotate = add,
+	.folio_mark_accessed = accessed,
+#ifndef BAD_NO_OP
+	.shrink_lruvec = shrink,
+#endif
+	.check_lruvec = check,
+};

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Policies from shared objects (issue 14): the S3-FIFO example beside a
+ * built-in policy, each loader refusal (exit 2, the path and the reason),
+ * the result's record of the file, and check-policy passing the example
+ * and failing its broken copy.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/cli.h"
+#include "models/policy/loader.h"
+
+#define SO(name) POLICY_DIR "/" name ".so"
+
+static void assert_has(const char *hay, const char *needle)
+{
+	ck_assert_msg(hay && strstr(hay, needle), "'%s' not in:\n%s", needle, hay ? hay : "(null)");
+}
+
+START_TEST(test_sha256_vectors)
+{
+	/* FIPS 180-4 examples, and the empty string */
+	static const struct { const char *in, *hex; } v[] = {
+		{ "", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" },
+		{ "abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" },
+		{ "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+		  "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1" },
+	};
+	char out[65];
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		sha256_hex(v[i].in, strlen(v[i].in), out);
+		ck_assert_str_eq(out, v[i].hex);
+	}
+}
+END_TEST
+
+START_TEST(test_arg_is_file)
+{
+	ck_assert(reclaim_policy_arg_is_file("./x.so"));
+	ck_assert(reclaim_policy_arg_is_file("x.so"));
+	ck_assert(reclaim_policy_arg_is_file("dir/policy"));
+	ck_assert(!reclaim_policy_arg_is_file("classic"));
+	ck_assert(!reclaim_policy_arg_is_file("mglru-7.2"));
+	ck_assert(!reclaim_policy_arg_is_file(".so"));
+}
+END_TEST
+
+/* The example beside mglru-budget; the saved result names its file and hash. */
+START_TEST(test_run_side_by_side)
+{
+	const char *args[] = { "run", cli_quickstart(), "--scale", "1/32", "--format", "json",
+			       "--policy", "mglru-budget," SO("s3fifo"), NULL };
+	const char *text[] = { "run", cli_quickstart(), "--scale", "1/32",
+			       "--policy", "mglru-budget," SO("s3fifo"), NULL };
+	struct cli_out o = cli_run(args), t;
+	char *real = realpath(SO("s3fifo"), NULL), want[4200];
+
+	ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+	assert_has(o.out, "\"policy\": \"mglru-budget\"");
+	assert_has(o.out, "\"policy\": \"" SO("s3fifo") "\"");
+	ck_assert_ptr_nonnull(real);
+	snprintf(want, sizeof(want), "\"policy_file\": \"%s\"", real);
+	assert_has(o.out, want);
+	assert_has(o.out, "\"policy_sha256\": \"");
+	/* the built-in run has no file */
+	ck_assert_ptr_eq(strstr(o.out, "\"policy_file\""), strstr(o.out, want));
+	/* S3-FIFO promotes to M (active) and sees refaults through its ghost */
+	assert_has(o.out, "\"workingset_refault_file\"");
+	t = cli_run(text);
+	ck_assert_msg(t.status == 0, "status %d: %s", t.status, t.err);
+	snprintf(want, sizeof(want), "policy %s: %s sha256 ", SO("s3fifo"), real);
+	assert_has(t.out, want);
+	free(real);
+	cli_out_free(&o);
+	cli_out_free(&t);
+}
+END_TEST
+
+static void assert_refused(const char *const *args, const char *path, const char *reason)
+{
+	struct cli_out o = cli_run(args);
+
+	ck_assert_msg(o.status == 2, "status %d for %s: %s", o.status, path, o.err);
+	assert_has(o.err, path);
+	assert_has(o.err, reason);
+	cli_out_free(&o);
+}
+
+START_TEST(test_load_errors_exit_2)
+{
+	static const struct { const char *so, *reason; } bad[] = {
+		{ POLICY_DIR "/none.so", "No such file or directory" },
+		{ SO("bad-no-symbol"), "no symbol 'mmemu_policy'" },
+		{ SO("bad-abi"), "built against policy ABI 999, this mmemu has ABI 1" },
+		{ SO("bad-init"), "its lruvec_init failed" },
+		{ SO("bad-no-op"), "no shrink_lruvec op" },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *run[] = { "run", cli_quickstart(), "--scale", "1/32", "--policy",
+				      NULL, NULL };
+		char list[512];
+
+		snprintf(list, sizeof(list), "classic,%s", bad[i].so);
+		run[5] = list;
+		assert_refused(run, bad[i].so, bad[i].reason);
+		{
+			const char *sweep[] = { "sweep", cli_quickstart(), "--scale", "1/32",
+						"--policy", list, NULL };
+			const char *bench[] = { "bench", "--policy", bad[i].so, NULL };
+			const char *check[] = { "check-policy", bad[i].so, NULL };
+
+			assert_refused(sweep, bad[i].so, bad[i].reason);
+			assert_refused(bench, bad[i].so, bad[i].reason);
+			assert_refused(check, bad[i].so, bad[i].reason);
+		}
+	}
+}
+END_TEST
+
+/* A file that is not a shared object: dlopen()'s reason. */
+START_TEST(test_not_a_shared_object)
+{
+	char *path = cli_temp_file(".so");
+	const char *run[] = { "run", cli_quickstart(), "--policy", path, NULL };
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs("not an ELF file\n", f);
+	fclose(f);
+	assert_refused(run, path, "cannot load it");
+	cli_remove_temp(path);
+}
+END_TEST
+
+START_TEST(test_check_policy_passes_example)
+{
+	const char *args[] = { "check-policy", SO("s3fifo"), "--scale", "1/64", cli_quickstart(),
+			       NULL };
+	struct cli_out o = cli_run(args);
+
+	ck_assert_msg(o.status == 0, "status %d:\n%s%s", o.status, o.out, o.err);
+	assert_has(o.out, "every folio on exactly one list          pass");
+	assert_has(o.out, "counts match                             pass");
+	assert_has(o.out, "no folio lost across reclaim/refault     pass");
+	assert_has(o.out, "deterministic (two runs)                 pass");
+	assert_has(o.out, "pass: 0 checks failed");
+	ck_assert_ptr_null(strstr(o.out, "FAIL"));
+	cli_out_free(&o);
+}
+END_TEST
+
+START_TEST(test_check_policy_fails_broken_copy)
+{
+	const char *args[] = { "check-policy", SO("s3fifo-broken"), "--scale", "1/64",
+			       cli_quickstart(), NULL };
+	struct cli_out o = cli_run(args);
+
+	ck_assert_msg(o.status == 1, "status %d:\n%s%s", o.status, o.out, o.err);
+	assert_has(o.out, "every folio on exactly one list          FAIL");
+	assert_has(o.out, "FAIL: 1 check failed");
+	cli_out_free(&o);
+}
+END_TEST
+
+/* A built-in policy passes too: the suite is not the example's own. */
+START_TEST(test_check_policy_builtin)
+{
+	const char *args[] = { "check-policy", "classic", "--scale", "1/64", cli_quickstart(),
+			       NULL };
+	struct cli_out o = cli_run(args);
+
+	ck_assert_msg(o.status == 0, "status %d:\n%s%s", o.status, o.out, o.err);
+	assert_has(o.out, "'classic', built in");
+	cli_out_free(&o);
+}
+END_TEST
+
+static Suite *policy_suite(void)
+{
+	Suite *s = suite_create("policy");
+	TCase *tc = tcase_create("loader");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_sha256_vectors);
+	tcase_add_test(tc, test_arg_is_file);
+	tcase_add_test(tc, test_load_errors_exit_2);
+	tcase_add_test(tc, test_not_a_shared_object);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("runs");
+	tcase_set_timeout(tc, 240);
+	tcase_add_test(tc, test_run_side_by_side);
+	tcase_add_test(tc, test_check_policy_passes_example);
+	tcase_add_test(tc, test_check_policy_fails_broken_copy);
+	tcase_add_test(tc, test_check_policy_builtin);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(policy_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * `mmemu check-policy POLICY [--scale F] [SCENARIO...]`: a policy (built in
+ * or ./x.so) under the model's invariant checks on a few small scenarios,
+ * each run twice in its own process, with pass/fail per check:
+ *   every folio on exactly one list (the policy's own walk and PG_lru),
+ *   counts match (list sizes, node, folio table, memcg usage),
+ *   no folio lost across reclaim and refault (each found from its page,
+ *   its data intact), checked at the engine's quiescent points and at the
+ *   end; reclaim exercised (pages reclaimed, refaults, both printed); the
+ *   two runs identical (deterministic).
+ * Exit 0 when every check passes, 1 when one fails, 2 on bad usage or a
+ * policy that does not load.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "models/mm.h"
+#include "models/policy/loader.h"
+#include "scenarios/result.h"
+#include "scenarios/run.h"
+#include "scenarios/scenario.h"
+#include "tools/check_policy.h"
+#include "tools/help.h"
+
+#ifndef MMEMU_SCENARIO_DIR
+#define MMEMU_SCENARIO_DIR "scenarios"
+#endif
+
+/* file and mmap'd reads under a memcg limit; anon under swap; memory.reclaim */
+static const char *const default_scenarios[] = {
+	"quickstart.ini",
+	"swap-zram.ini",
+	"proactive-reclaim.ini",
+};
+
+/* A run's outcome, as the child reports it. */
+struct outcome {
+	bool ok;			/* ran to the end, every invariant held */
+	enum mm_invariant_kind kind;	/* what broke (when !ok and an invariant did) */
+	char msg[900];			/* the run's error */
+	Mmemu__Run *run;		/* its result (ok only) */
+};
+
+static void child(const struct scenario *s, const struct run_opts *o, int fd)
+{
+	FILE *out = fdopen(fd, "w");
+	struct run_result r;
+	char err[640];
+
+	if (!out)
+		_exit(1);
+	result_init(&r);
+	if (scenario_run(s, o, &r, err, sizeof(err))) {
+		fprintf(out, "F %d %s\n", (int)mm_invariant_kind(), err);
+		fclose(out);
+		_exit(0);
+	}
+	fprintf(out, "K\n");
+	if (result_send(&r, out) || fclose(out))
+		_exit(1);
+	_exit(0);
+}
+
+static int run_once(const struct scenario *s, const struct run_opts *o, struct outcome *oc)
+{
+	int fds[2], status, kind;
+	char line[800];
+	FILE *in;
+	pid_t pid;
+
+	memset(oc, 0, sizeof(*oc));
+	if (pipe(fds))
+		return -errno;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		close(fds[0]);
+		child(s, o, fds[1]);
+	}
+	close(fds[1]);
+	in = fdopen(fds[0], "r");
+	if (!in)
+		return -errno;
+	if (!fgets(line, sizeof(line), in)) {
+		snprintf(oc->msg, sizeof(oc->msg), "the run's process died without a word");
+	} else if (line[0] == 'K') {
+		oc->run = result_recv(in);
+		oc->ok = oc->run != NULL;
+		if (!oc->ok)
+			snprintf(oc->msg, sizeof(oc->msg), "the run's result is unreadable");
+	} else {
+		int n = 0;
+
+		line[strcspn(line, "\n")] = 0;
+		if (sscanf(line, "F %d %n", &kind, &n) == 1 && n) {
+			oc->kind = (enum mm_invariant_kind)kind;
+			snprintf(oc->msg, sizeof(oc->msg), "%s", line + n);
+		} else {
+			snprintf(oc->msg, sizeof(oc->msg), "%s", line);
+		}
+	}
+	fclose(in);
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		oc->ok = false;
+		if (!oc->msg[0] || oc->run)
+			snprintf(oc->msg, sizeof(oc->msg), "the run's process %s %d",
+				 WIFSIGNALED(status) ? "was killed by signal" : "exited",
+				 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+	}
+	return 0;
+}
+
+static double vmstat(const Mmemu__Run *r, const char *key)
+{
+	for (size_t i = 0; i < r->n_groups; i++) {
+		if (strcmp(r->groups[i]->name, "vmstat"))
+			continue;
+		for (size_t k = 0; k < r->groups[i]->n_values; k++)
+			if (!strcmp(r->groups[i]->values[k]->key, key))
+				return r->groups[i]->values[k]->value;
+	}
+	return 0;
+}
+
+/* The two results, host time aside, packed byte for byte the same. */
+static bool same_run(Mmemu__Run *a, Mmemu__Run *b)
+{
+	size_t la, lb;
+	uint8_t *pa, *pb;
+	bool same;
+
+	a->host_seconds = b->host_seconds = 0;
+	la = mmemu__run__get_packed_size(a);
+	lb = mmemu__run__get_packed_size(b);
+	if (la != lb)
+		return false;
+	pa = malloc(la + 1);
+	pb = malloc(lb + 1);
+	if (!pa || !pb) {
+		free(pa);
+		free(pb);
+		return false;
+	}
+	mmemu__run__pack(a, pa);
+	mmemu__run__pack(b, pb);
+	same = !memcmp(pa, pb, la);
+	free(pa);
+	free(pb);
+	return same;
+}
+
+static int nr_failed;
+
+static void report(const char *check, bool pass, const char *detail)
+{
+	printf("  %-40s %s%s%s\n", check, pass ? "pass" : "FAIL", detail && *detail ? "  " : "",
+	       detail ? detail : "");
+	nr_failed += !pass;
+}
+
+static const struct {
+	enum mm_invariant_kind kind;
+	const char *check;
+} invariant_checks[] = {
+	{ MM_INV_LISTS, "every folio on exactly one list" },
+	{ MM_INV_COUNTS, "counts match" },
+	{ MM_INV_FOLIOS, "no folio lost across reclaim/refault" },
+};
+
+static int check_scenario(const char *path, const char *policy, double scale)
+{
+	struct run_opts o = { .policy = policy, .seed = 1, .options = "", .check_invariants = true };
+	struct outcome a, b;
+	struct scenario s;
+	char err[512], detail[160];
+	int rc;
+
+	printf("%s\n", path);
+	if (scenario_load(&s, path, NULL, 0, scale, err, sizeof(err))) {
+		fprintf(stderr, "mmemu: check-policy: %s\n", err);
+		return -1;
+	}
+	if ((rc = run_once(&s, &o, &a)) || (a.ok && (rc = run_once(&s, &o, &b)))) {
+		fprintf(stderr, "mmemu: check-policy: %s\n", strerror(-rc));
+		scenario_free(&s);
+		return -1;
+	}
+	scenario_free(&s);
+	for (size_t i = 0; i < sizeof(invariant_checks) / sizeof(invariant_checks[0]); i++) {
+		if (a.ok)
+			report(invariant_checks[i].check, true, NULL);
+		else if (a.kind == invariant_checks[i].kind)
+			report(invariant_checks[i].check, false, a.msg);
+		else
+			printf("  %-40s -     (not reached: the run stopped)\n",
+			       invariant_checks[i].check);
+	}
+	if (!a.ok) {
+		if (a.kind == MM_INV_NONE)
+			report("runs to the end", false, a.msg);
+		return 0;
+	}
+	snprintf(detail, sizeof(detail), "pgsteal %.0f, workingset_refault %.0f, oom_kill %.0f",
+		 vmstat(a.run, "pgsteal_anon") + vmstat(a.run, "pgsteal_file"),
+		 vmstat(a.run, "workingset_refault_anon") + vmstat(a.run, "workingset_refault_file"),
+		 vmstat(a.run, "oom_kill"));
+	report("reclaims", vmstat(a.run, "pgsteal_anon") + vmstat(a.run, "pgsteal_file") > 0,
+	       detail);
+	if (!b.ok)
+		report("deterministic (two runs)", false, b.msg);
+	else
+		report("deterministic (two runs)", same_run(a.run, b.run), NULL);
+	mmemu__run__free_unpacked(a.run, NULL);
+	if (b.ok)
+		mmemu__run__free_unpacked(b.run, NULL);
+	return 0;
+}
+
+int cmd_check_policy(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "scale", required_argument, NULL, 'x' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct reclaim_policy *p;
+	const struct policy_file *pf;
+	double scale = 1.0 / 32;
+	char err[512], *end;
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'x':
+			scale = strtod(optarg, &end);
+			if (end != optarg && *end == '/') {
+				double d = strtod(end + 1, &end);
+
+				scale = d > 0 ? scale / d : 0;
+			}
+			if (*end || !(scale > 0 && scale <= 1)) {
+				fprintf(stderr, "mmemu: check-policy: --scale '%s': expected 0 < F <= 1 "
+					"or 1/N\n", optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			help_command(stdout, "check-policy");
+			return 0;
+		default:
+			help_command(stderr, "check-policy");
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		help_command(stderr, "check-policy");
+		return 2;
+	}
+	p = reclaim_policy_get(argv[optind], err, sizeof(err));
+	printf("policy %s\n", argv[optind]);
+	if (!p) {
+		printf("  %-40s FAIL  %s\n", "loads", err);
+		fprintf(stderr, "mmemu: check-policy: %s\n", err);
+		return 2;
+	}
+	pf = reclaim_policy_file(argv[optind]);
+	if (pf)
+		snprintf(err, sizeof(err), "'%s', ABI %u, %s sha256 %s", p->name, (unsigned)p->abi,
+			 pf->path, pf->sha256);
+	else
+		snprintf(err, sizeof(err), "'%s', built in", p->name);
+	report("loads", true, err);
+	if (optind + 1 < argc) {
+		for (int i = optind + 1; i < argc; i++)
+			if (check_scenario(argv[i], argv[optind], scale))
+				return 2;
+	} else {
+		for (size_t i = 0; i < sizeof(default_scenarios) / sizeof(default_scenarios[0]); i++) {
+			char path[4096];
+
+			snprintf(path, sizeof(path), "%s/%s", MMEMU_SCENARIO_DIR, default_scenarios[i]);
+			if (check_scenario(path, argv[optind], scale))
+				return 2;
+		}
+	}
+	printf("%s: %d check%s failed\n", nr_failed ? "FAIL" : "pass", nr_failed,
+	       nr_failed == 1 ? "" : "s");
+	return nr_failed ? 1 : 0;
+}
