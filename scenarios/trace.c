@@ -138,22 +138,24 @@ static int opts_one(struct trace_opts *o, const char *key, const char *v, char *
 	return -1;
 }
 
-/* key: '_' as '-', -field as -col, size-col as obj-size-col */
-static void canonical_key(char *key)
+/* key into out: '_' as '-', -field as -col, size-col as obj-size-col (cut to out's size) */
+static void canonical_key(const char *key, char *out, size_t size)
 {
-	size_t n = strlen(key);
+	size_t n;
 
-	for (char *p = key; *p; p++)
+	snprintf(out, size, "%s", key);
+	for (char *p = out; *p; p++)
 		*p = *p == '_' ? '-' : (char)tolower((unsigned char)*p);
-	if (n > 6 && !strcmp(key + n - 6, "-field"))
-		strcpy(key + n - 6, "-col");
-	if (!strcmp(key, "size-col"))
-		strcpy(key, "obj-size-col");
+	n = strlen(out);
+	if (n > 6 && !strcmp(out + n - 6, "-field"))
+		strcpy(out + n - 6, "-col");
+	if (!strcmp(out, "size-col"))
+		snprintf(out, size, "obj-size-col");
 }
 
 int trace_opts_parse(struct trace_opts *o, const char *s, char *err, size_t len)
 {
-	char *copy = malloc(strlen(s) + 16), *p;
+	char *copy = malloc(strlen(s) + 1), *p;
 	int rc = 0;
 
 	if (!copy) {
@@ -165,7 +167,7 @@ int trace_opts_parse(struct trace_opts *o, const char *s, char *err, size_t len)
 	o->columns = true;
 	o->time_col = o->obj_id_col = o->obj_size_col = o->op_col = 0;
 	while (!rc && *p) {
-		char *key = p, *eq = strchr(p, '='), *v, *next;
+		char *key = p, *eq = strchr(p, '='), *v, *next, canon[64];
 		char saved;
 
 		if (!eq) {
@@ -175,8 +177,10 @@ int trace_opts_parse(struct trace_opts *o, const char *s, char *err, size_t len)
 		}
 		*eq = '\0';
 		v = eq + 1;
-		canonical_key(key);
-		if (!strcmp(key, "delimiter")) {
+		canonical_key(key, canon, sizeof(canon));
+		if (strlen(key) >= 48)	/* no key is that long: name it whole */
+			snprintf(canon, sizeof(canon), "(a key of %zu bytes)", strlen(key));
+		if (!strcmp(canon, "delimiter")) {
 			/* the value is one character, even a comma, or \t or \, */
 			next = v + (v[0] == '\\' && v[1] ? 2 : v[0] ? 1 : 0);
 			if (*next && *next != ',') {
@@ -190,7 +194,7 @@ int trace_opts_parse(struct trace_opts *o, const char *s, char *err, size_t len)
 		}
 		saved = *next;
 		*next = '\0';
-		rc = opts_one(o, key, v, err, len);
+		rc = opts_one(o, canon, v, err, len);
 		p = saved ? next + 1 : next;
 		while (*p == ' ')
 			p++;
@@ -729,6 +733,9 @@ static int load(struct trace *t, FILE *f, const char *path, const struct trace_o
 		goto out;
 	}
 	t->format = o->format == TRACE_AUTO ? sniff(s) : o->format;
+	/* text with its columns named is csv, whatever its delimiter */
+	if (o->format == TRACE_AUTO && o->columns && t->format == TRACE_TXT)
+		t->format = TRACE_CSV;
 	/* a plain file of more records than a replay holds is refused before it is read */
 	if (t->format == TRACE_ORACLE && !s->z &&
 	    (uint64_t)st->st_size / ORACLE_RECORD > TRACE_MAX_REQUESTS)

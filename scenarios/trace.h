@@ -14,8 +14,8 @@
  * - any of them compressed with zstd (a .zst file: found by its magic).
  *
  * The format is named or sniffed (TRACE_AUTO: zstd by its magic, then
- * binary data is oracleGeneral, text with a delimiter in its first line is
- * csv, other text is txt). A trace that is not of the format named is an
+ * binary data is oracleGeneral, text with a delimiter in its first line or
+ * with its columns named is csv, other text is txt). A trace that is not of the format named is an
  * error saying what it looks like. Text lines may be empty or '#' comments;
  * a csv header is the first line whose first column read is no number
  * (has-header names it). Numbers are whole decimal numbers without sign;
