@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <zstd.h>
 
@@ -311,14 +312,35 @@ static int too_many(const char *path, char *err, size_t len)
 		    (unsigned long long)TRACE_MAX_REQUESTS);
 }
 
+/*
+ * A large array on transparent huge pages where the host allows them: one
+ * first-touch fault per 2 MiB instead of 512 (host speed only; free() frees it).
+ */
+static void *big_alloc(size_t bytes)
+{
+	const size_t huge = 2 << 20;
+	size_t round = (bytes + huge - 1) & ~(huge - 1);
+	void *p;
+
+	if (bytes < huge)
+		return malloc(bytes);
+	if (posix_memalign(&p, huge, round))
+		return NULL;
+	madvise(p, round, MADV_HUGEPAGE);	/* a hint: without it, small pages */
+	return p;
+}
+
 static int trace_push(struct trace *t, size_t *cap, const struct trace_req *r)
 {
 	if (t->nr == *cap) {
 		size_t n = *cap ? 2 * *cap : 4096;
-		struct trace_req *q = realloc(t->req, n * sizeof(*q));
+		struct trace_req *q = big_alloc(n * sizeof(*q));
 
 		if (!q)
 			return -1;
+		if (t->nr)
+			memcpy(q, t->req, t->nr * sizeof(*q));
+		free(t->req);
 		t->req = q;
 		*cap = n;
 	}
@@ -351,10 +373,19 @@ static uint32_t le32(const unsigned char *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static int load_oracle(struct trace *t, struct src *s, const char *path, char *err, size_t len)
+static int load_oracle(struct trace *t, struct src *s, const char *path, uint64_t file_size,
+		       char *err, size_t len)
 {
 	size_t cap = 0;
 	uint32_t last_time = 0;
+
+	/* a plain file says how many records it holds: one allocation, touched once */
+	if (!s->z && file_size / ORACLE_RECORD) {
+		t->req = big_alloc(file_size / ORACLE_RECORD * sizeof(*t->req));
+		if (!t->req)
+			return fail(err, len, path, ": out of memory");
+		cap = file_size / ORACLE_RECORD;
+	}
 
 	/* text where binary records were named: say so, not "truncated" at the end */
 	if (s->end && looks_like_text(s->buf, s->end < SNIFF_BYTES ? s->end : SNIFF_BYTES)) {
@@ -597,7 +628,7 @@ struct id_pos {
 /* LSD radix sort of v by id, 16 bits a pass, passes whose digit never varies skipped. */
 static int sort_id_pos(struct id_pos *v, size_t n)
 {
-	struct id_pos *tmp = malloc(n * sizeof(*tmp));
+	struct id_pos *tmp = big_alloc(n * sizeof(*tmp));
 	static size_t count[1 << 16];
 	uint64_t all_or = 0, all_and = ~0ULL;
 
@@ -644,7 +675,7 @@ static uint32_t size_pages(uint32_t size)
  */
 static int trace_layout(struct trace *t)
 {
-	struct id_pos *v = malloc(t->nr * sizeof(*v));
+	struct id_pos *v = big_alloc(t->nr * sizeof(*v));
 	uint64_t next = 0, page = 0;
 
 	if (!v)
@@ -741,7 +772,7 @@ static int load(struct trace *t, FILE *f, const char *path, const struct trace_o
 	    (uint64_t)st->st_size / ORACLE_RECORD > TRACE_MAX_REQUESTS)
 		rc = too_many(path, err, len);
 	else if (t->format == TRACE_ORACLE)
-		rc = load_oracle(t, s, path, err, len);
+		rc = load_oracle(t, s, path, (uint64_t)st->st_size, err, len);
 	else
 		rc = load_text(t, s, path, o, t->format, err, len);
 out:
