@@ -183,6 +183,8 @@ void actor_flush_cpu(struct actor *a)
 		return;
 	engine_quiescent(a);
 	a->cpu_pending_ns = 0;
+	if (a->untimed)
+		return;
 	sg_actor_execute((double)ns);
 	current_actor = a;
 }
@@ -191,7 +193,7 @@ void actor_sleep_until_ns(struct actor *a, uint64_t t)
 {
 	actor_flush_cpu(a);
 	engine_quiescent(a);
-	if (t > engine_clock_ns())
+	if (t > engine_clock_ns() && !a->untimed)
 		sg_actor_sleep_until(ns_to_s(t));
 	current_actor = a;
 }
@@ -200,7 +202,7 @@ void actor_sleep_ns(struct actor *a, uint64_t ns)
 {
 	actor_flush_cpu(a);
 	engine_quiescent(a);
-	if (ns)
+	if (ns && !a->untimed)
 		sg_actor_sleep_for(ns_to_s(ns));
 	current_actor = a;
 }

@@ -43,6 +43,8 @@ struct actor {
 	struct actor *wq_next;	/* next waiter on the wait queue it sleeps on */
 	bool woken;		/* taken off a wait queue by a waker */
 	void *task;		/* the models/ task this actor runs for, if any */
+	bool untimed;		/* its CPU and sleeps are dropped: time does not pass for it
+				 * (a miss-ratio-only replay, bench --trace --no-timing) */
 };
 
 /* The actor whose code is running now, like the kernel's `current`. */

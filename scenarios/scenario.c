@@ -1022,7 +1022,7 @@ static int workload_validate(const struct scenario *s, struct scn_workload *w, c
 	int j;
 
 	snprintf(sec, sizeof(sec), "workload.%s", w->name);
-	if (!w->size)
+	if (!w->size && !w->type->size_from_check)
 		return fail_at(err, errlen, p, sec, "size", "a workload needs a size");
 	/* a page's index in its file or region is 32-bit (struct folio) */
 	for (int t = 0; t < 2; t++)
@@ -1045,6 +1045,8 @@ static int workload_validate(const struct scenario *s, struct scn_workload *w, c
 	}
 	if (w->type->check && w->type->check(w, &ck))
 		return -1;
+	if (!w->size)
+		return fail_at(err, errlen, p, sec, "size", "a workload needs a size");
 	if (w->type->needs_device && w->type->needs_device(w)) {
 		if (!w->device[0])
 			return fail_at(err, errlen, p, sec, "device", "a file workload needs a device");

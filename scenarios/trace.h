@@ -1,18 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Page-access traces for replay: libCacheSim's oracleGeneral binary format
- * (packed records of uint32 clock_time, uint64 obj_id, uint32 obj_size,
- * int64 next_access_vtime) and CSV: "time,obj_id[,size[,op]]" per line, op
- * read/write or r/w/get/set (default read), an optional header line (the
- * first whose time is no number), empty lines and '#' comments skipped.
+ * Page-access traces for replay, read as libCacheSim ships them:
+ *
+ * - oracleGeneral: packed little-endian records of uint32 clock_time,
+ *   uint64 obj_id, uint32 obj_size, int64 next_access_vtime (24 bytes;
+ *   libCacheSim's traceReader/customizedReader/oracle/oracleGeneralBin.h);
+ * - csv: delimited lines. With no column options, "time,obj_id[,size[,op]]"
+ *   (op read/write or r/w/get/set, default read), at most four fields;
+ *   with options (libCacheSim cachesim's -t: "time-col=1,obj-id-col=2,
+ *   obj-size-col=3,delimiter=,,has-header=true", columns counted from 1,
+ *   plus op-col), the named columns of lines of any number of fields;
+ * - txt: one obj_id per line (libCacheSim's plain text trace);
+ * - any of them compressed with zstd (a .zst file: found by its magic).
+ *
+ * The format is named or sniffed (TRACE_AUTO: zstd by its magic, then
+ * binary data is oracleGeneral, text with a delimiter in its first line or
+ * with its columns named is csv, other text is txt). A trace that is not of the format named is an
+ * error saying what it looks like. Text lines may be empty or '#' comments;
+ * a csv header is the first line whose first column read is no number
+ * (has-header names it). Numbers are whole decimal numbers without sign;
+ * obj_id is a number (obj-id-is-num=false, hashed names, is refused).
  *
  * What the fields mean: requests are in time order (a time before the
  * previous one is an error) and replay back to back, in that order: time
- * orders, it does not pace. Each distinct obj_id is one page (or one
- * operation's pages_per_op), so size and next_access_vtime are checked but
- * not used. Numbers are whole decimal numbers, without sign; every field is
- * there or absent, never empty; more than four fields is an error. A trace
- * is a regular file of at most TRACE_MAX_REQUESTS requests.
+ * orders, it does not pace. An object of size bytes is ceil(size / 4 KiB)
+ * pages (at least one: a size of 0 is one page; without a size, 4 KiB);
+ * objects lie side by side in obj_id order, each as large as its largest
+ * request, and a request touches the pages of its own size.
+ * next_access_vtime is not used. A trace is a regular file of at most
+ * TRACE_MAX_REQUESTS requests and fewer than 2^32 pages.
  */
 #ifndef MMEMU_SCENARIOS_TRACE_H
 #define MMEMU_SCENARIOS_TRACE_H
@@ -22,32 +38,65 @@
 #include <stdint.h>
 
 /*
- * Estimate: the most requests a replay keeps (24 bytes each in host memory,
- * 1.5 GiB; at a few million replayed accesses per host second, longer than
+ * Estimate: the most requests a replay keeps (32 bytes each in host memory,
+ * 2 GiB; at a few million replayed accesses per host second, longer than
  * any run is meant to take). A larger trace is refused, not cut.
  */
 #define TRACE_MAX_REQUESTS (1ULL << 26)
 
 enum trace_format {
 	TRACE_ORACLE,	/* libCacheSim oracleGeneral binary */
-	TRACE_CSV,	/* time,obj_id,size,op */
+	TRACE_CSV,	/* delimited columns */
+	TRACE_TXT,	/* one obj_id per line */
+	TRACE_AUTO,	/* sniffed from the data */
+};
+
+/* How to read a trace: its format and, for csv, its columns (cachesim's -t). */
+struct trace_opts {
+	enum trace_format format;	/* or TRACE_AUTO */
+	bool columns;			/* columns named (else csv is time,obj_id,size,op) */
+	int time_col;			/* 1-based; 0: no time */
+	int obj_id_col;			/* 1-based */
+	int obj_size_col;		/* 1-based; 0: no size (4 KiB) */
+	int op_col;			/* 1-based; 0: every request reads */
+	char delimiter;			/* 0: sniffed from the first line (',' without columns) */
+	int has_header;			/* -1: the first line whose column is no number; 0; 1 */
 };
 
 struct trace_req {
 	uint64_t obj_id;	/* object */
-	uint64_t dense_id;	/* the object's number among distinct objects, by obj_id */
+	uint32_t dense_id;	/* the object's number among distinct objects, by obj_id */
+	uint32_t page;		/* the object's first page */
 	uint32_t size;		/* bytes */
-	bool write;		/* a write (CSV op) */
+	uint32_t nr_pages;	/* pages this request touches: ceil(size / 4 KiB), >= 1 */
+	bool write;		/* a write (csv op) */
 };
 
 struct trace {
 	struct trace_req *req;	/* all requests, in order */
 	size_t nr;
 	uint64_t nr_objects;	/* distinct objects */
+	uint64_t nr_pages;	/* pages of all objects: the working set */
+	uint64_t bytes;		/* bytes of all requests */
+	enum trace_format format;	/* as read (sniffed or named) */
+	bool compressed;	/* the file was zstd */
 };
 
+/* "oracle"/"oracleGeneral", "csv", "txt", "auto": 0, or -EINVAL. */
 int trace_format_parse(const char *s, enum trace_format *f);
+const char *trace_format_name(enum trace_format f);
+/* The defaults: format f, csv time,obj_id,size,op. */
+void trace_opts_init(struct trace_opts *o, enum trace_format f);
+/*
+ * cachesim's trace parameters, "key=value,..." (time-col, obj-id-col,
+ * obj-size-col, op-col, delimiter, has-header, obj-id-is-num; '_' for '-'
+ * and -field for -col too). 0, or -1 with the key named in err.
+ */
+int trace_opts_parse(struct trace_opts *o, const char *s, char *err, size_t len);
 /* Loads a whole trace; -1 with "trace 'F' record N: ..." or "line N" in err. */
+int trace_load_opts(struct trace *t, const char *path, const struct trace_opts *o, char *err,
+		    size_t len);
+/* trace_load_opts() with the defaults of format f. */
 int trace_load(struct trace *t, const char *path, enum trace_format f, char *err, size_t len);
 void trace_free(struct trace *t);
 

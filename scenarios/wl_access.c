@@ -67,12 +67,16 @@ static void access_thread(struct actor *a, void *arg)
 	while (w->ops_issued < c->ops && !w->task->oom_killed) {
 		uint64_t t0 = actor_now_ns(a);
 		bool write;
-		uint64_t key = g->next_key(g, a, w->ops_issued, &write);
+		uint64_t key, first, nr;
 		int ret = 0;
 
+		g->op_pages = 0;
+		key = g->next_key(g, a, w->ops_issued, &write);
+		first = g->op_pages ? key : key * ppo;
+		nr = g->op_pages ? g->op_pages : ppo;
 		w->ops_issued++;
-		for (uint64_t i = 0; i < ppo; i++) {
-			ret = access_page(g, a, key * ppo + i, write);
+		for (uint64_t i = 0; i < nr; i++) {
+			ret = access_page(g, a, first + i, write);
 			if (ret < 0)
 				break;
 			workload_count_outcome(w, ret);

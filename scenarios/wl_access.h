@@ -50,6 +50,8 @@ struct access_gen {
 	uint64_t nr_keys;		/* keys: pages / pages_per_op */
 	struct zipf zipf;		/* key popularity (the zipfian types) */
 	access_next_key_fn next_key;	/* where keys come from */
+	uint32_t op_pages;		/* next_key may set it: the operation touches op_pages
+					 * pages from the key taken as a page (trace objects) */
 };
 
 /* params_init: one page per operation, read() */

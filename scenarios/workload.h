@@ -43,6 +43,8 @@ struct workload_ops {
 	void (*params_init)(struct scn_workload *cfg);
 	/* optional: checks and derived values once the file is read; 0 or scn_fail() */
 	int (*check)(struct scn_workload *cfg, const struct scn_check *ck);
+	/* check() gives cfg->size when the section has none (a trace: the trace's pages) */
+	bool size_from_check;
 	/* optional: frees what check() loaded into cfg->params */
 	void (*params_free)(struct scn_workload *cfg);
 	/* optional: true when cfg has files on its device, which must exist */

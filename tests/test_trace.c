@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Trace replay: loading libCacheSim oracleGeneral and CSV traces, dense
- * object numbering, bad and truncated traces named by record or line, and
- * a replayed trace giving the same misses on every run.
+ * Trace replay: loading libCacheSim oracleGeneral, csv (with cachesim's
+ * column options) and txt traces, plain and zstd, named or sniffed; dense
+ * object numbering and object sizes in pages; a trace of another format,
+ * bad and truncated traces named by record or line; a workload sized by its
+ * trace; and a replayed trace giving the same misses on every run.
  */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "scenarios/scenario.h"
 #include "scenarios/trace.h"
@@ -322,6 +325,287 @@ START_TEST(test_trace_objects_fit_the_workload)
 }
 END_TEST
 
+
+/* data compressed as one zstd frame, into a temporary file */
+static char *write_zstd(const void *data, size_t len)
+{
+	size_t cap = ZSTD_compressBound(len), n;
+	void *z = malloc(cap);
+	char *path;
+
+	ck_assert_ptr_nonnull(z);
+	n = ZSTD_compress(z, cap, data, len, 3);
+	ck_assert(!ZSTD_isError(n));
+	path = write_bytes(z, n);
+	free(z);
+	return path;
+}
+
+static void load_ok(struct trace *t, const char *path, const struct trace_opts *o)
+{
+	char err[512] = "";
+
+	ck_assert_msg(trace_load_opts(t, path, o, err, sizeof(err)) == 0, "%s", err);
+}
+
+static void load_fails(const char *path, const struct trace_opts *o, const char *says1,
+		       const char *says2)
+{
+	struct trace t;
+	char err[512] = "";
+
+	ck_assert_msg(trace_load_opts(&t, path, o, err, sizeof(err)) == -1, "accepted %s", path);
+	ck_assert_msg(strstr(err, path) && strstr(err, says1) && (!says2 || strstr(err, says2)),
+		      "'%s' does not say '%s' and '%s'", err, says1, says2 ? says2 : "");
+}
+
+/* The same four requests in every format, sniffed and named, plain and zstd. */
+START_TEST(test_every_format_sniffed_and_named)
+{
+	static const char csv[] = "time,obj_id,size,op\n1,5,4096,read\n2,9,9000,write\n"
+				  "3,5,4096,get\n4,7,1,read\n";
+	static const char txt[] = "5\n9\n5\n7\n";
+	unsigned char bin[4 * 24];
+	static const uint64_t obj[4] = { 5, 9, 5, 7 };
+	static const uint32_t size[4] = { 4096, 9000, 4096, 1 };
+	char *files[6];
+	static const enum trace_format fmt[6] = { TRACE_ORACLE, TRACE_CSV, TRACE_TXT,
+						  TRACE_ORACLE, TRACE_CSV, TRACE_TXT };
+
+	for (int i = 0; i < 4; i++)
+		oracle_record(bin + 24 * i, (uint32_t)i, obj[i], size[i]);
+	files[0] = write_bytes(bin, sizeof(bin));
+	files[1] = harness_write_temp(csv);
+	files[2] = harness_write_temp(txt);
+	files[3] = write_zstd(bin, sizeof(bin));
+	files[4] = write_zstd(csv, strlen(csv));
+	files[5] = write_zstd(txt, strlen(txt));
+	for (int i = 0; i < 6; i++)
+		for (int named = 0; named < 2; named++) {
+			struct trace_opts o;
+			struct trace t;
+
+			trace_opts_init(&o, named ? fmt[i] : TRACE_AUTO);
+			load_ok(&t, files[i], &o);
+			ck_assert_int_eq(t.format, fmt[i]);
+			ck_assert_int_eq(t.compressed, i >= 3);
+			ck_assert_uint_eq(t.nr, 4);
+			ck_assert_uint_eq(t.nr_objects, 3);
+			for (int r = 0; r < 4; r++)
+				ck_assert_uint_eq(t.req[r].obj_id, obj[r]);
+			/* txt has no sizes: every object one page */
+			if (fmt[i] == TRACE_TXT) {
+				ck_assert_uint_eq(t.nr_pages, 3);
+				ck_assert_uint_eq(t.bytes, 4 * 4096);
+			} else {
+				/* 5: 1 page, 7: 1 page (1 byte), 9: 3 pages (9000 bytes) */
+				ck_assert_uint_eq(t.nr_pages, 5);
+				ck_assert_uint_eq(t.bytes, 4096 + 9000 + 4096 + 1);
+				ck_assert_uint_eq(t.req[1].nr_pages, 3);
+				ck_assert_uint_eq(t.req[3].nr_pages, 1);
+				ck_assert(t.req[1].write == (fmt[i] == TRACE_CSV));
+			}
+			trace_free(&t);
+		}
+	for (int i = 0; i < 6; i++) {
+		unlink(files[i]);
+		free(files[i]);
+	}
+}
+END_TEST
+
+/* Objects side by side in obj_id order, each as large as its largest request. */
+START_TEST(test_object_sizes_in_pages)
+{
+	char *path = harness_write_temp("1,30,4096\n2,10,0\n3,20,12289\n4,30,8192\n5,20,4096\n");
+	struct trace_opts o;
+	struct trace t;
+
+	trace_opts_init(&o, TRACE_CSV);
+	load_ok(&t, path, &o);
+	ck_assert_uint_eq(t.nr_objects, 3);
+	/* 10: size 0 is one page, at 0; 20: 12289 bytes, 4 pages, at 1; 30: 2 pages at 5 */
+	ck_assert_uint_eq(t.req[1].page, 0);
+	ck_assert_uint_eq(t.req[1].nr_pages, 1);
+	ck_assert_uint_eq(t.req[2].page, 1);
+	ck_assert_uint_eq(t.req[2].nr_pages, 4);
+	ck_assert_uint_eq(t.req[4].page, 1);
+	ck_assert_uint_eq(t.req[4].nr_pages, 1);	/* a request touches its own size */
+	ck_assert_uint_eq(t.req[0].page, 5);
+	ck_assert_uint_eq(t.req[0].nr_pages, 1);
+	ck_assert_uint_eq(t.req[3].page, 5);
+	ck_assert_uint_eq(t.req[3].nr_pages, 2);
+	ck_assert_uint_eq(t.nr_pages, 7);
+	ck_assert_uint_eq(t.bytes, 4096 + 0 + 12289 + 8192 + 4096);
+	trace_free(&t);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+/* cachesim's -t: named columns, any order, extra columns, delimiters, headers. */
+START_TEST(test_csv_columns_like_cachesim)
+{
+	static const struct {
+		const char *text, *params;
+	} ok[] = {
+		{ "ts,id,bytes\n1,5,4096\n2,9,9000\n",
+		  "time-col=1,obj-id-col=2,obj-size-col=3,delimiter=,,has-header=true" },
+		{ "x,9,1,5,4096,read\nx,9,2,9,9000,write\n",
+		  "time-col=3,obj-id-col=4,obj-size-col=5,op-col=6,has-header=false" },
+		{ "1\t5\t4096\tjunk\n2\t9\t9000\tmore\n", "time_field=1, obj_id_field=2, size_field=3" },
+		{ "5|4096\n9|9000\n", "obj-id-col=1,obj-size-col=2,delimiter=|" },
+		{ "id;size\n5;4096\n9;9000\n", "obj-id-col=1,obj-size-col=2,delimiter=;" },
+		{ "1\t5\t4096\n2\t9\t9000\n", "time-col=1,obj-id-col=2,obj-size-col=3,delimiter=\\t" },
+	};
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		char *path = harness_write_temp(ok[i].text), err[256] = "";
+		struct trace_opts o;
+		struct trace t;
+
+		trace_opts_init(&o, TRACE_AUTO);
+		ck_assert_msg(trace_opts_parse(&o, ok[i].params, err, sizeof(err)) == 0, "%s", err);
+		load_ok(&t, path, &o);
+		ck_assert_int_eq(t.format, TRACE_CSV);
+		ck_assert_uint_eq(t.nr, 2);
+		ck_assert_uint_eq(t.req[0].obj_id, 5);
+		ck_assert_uint_eq(t.req[1].obj_id, 9);
+		ck_assert_uint_eq(t.req[1].size, 9000);
+		ck_assert_uint_eq(t.nr_pages, 4);
+		ck_assert(t.req[1].write == (i == 1));
+		trace_free(&t);
+		unlink(path);
+		free(path);
+	}
+}
+END_TEST
+
+START_TEST(test_csv_column_errors)
+{
+	static const struct {
+		const char *params, *says;
+	} bad[] = {
+		{ "time-col=1,obj-id-col=x", "obj-id-col" },
+		{ "time-col=1", "obj-id-col is not given" },
+		{ "obj-id-col=2,colour=red", "'colour' is not known" },
+		{ "obj-id-col=2,obj-id-is-num=false", "not supported" },
+		{ "obj-id-col=2,has-header=maybe", "has-header" },
+		{ "obj-id-col=2,delimiter=ab", "delimiter" },
+		{ "obj-id-col", "not key=value" },
+	};
+	char *path = harness_write_temp("1,5\n2,6\n");
+	struct trace_opts o;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char err[256] = "";
+
+		trace_opts_init(&o, TRACE_CSV);
+		ck_assert_msg(trace_opts_parse(&o, bad[i].params, err, sizeof(err)) == -1,
+			      "accepted %s", bad[i].params);
+		ck_assert_msg(strstr(err, bad[i].says), "'%s' does not say '%s'", err, bad[i].says);
+	}
+	/* a line without the column read, and a header named but then a number */
+	trace_opts_init(&o, TRACE_CSV);
+	ck_assert_int_eq(trace_opts_parse(&o, "time-col=1,obj-id-col=3", (char[64]){ 0 }, 64), 0);
+	load_fails(path, &o, "line 1", "column 3");
+	trace_opts_init(&o, TRACE_CSV);
+	ck_assert_int_eq(trace_opts_parse(&o, "obj-id-col=2,has-header=false", (char[64]){ 0 }, 64),
+			 0);
+	unlink(path);
+	free(path);
+	path = harness_write_temp("time,id\n1,5\n");
+	load_fails(path, &o, "line 1", "obj_id 'id'");
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+/* A trace read as another format says what it looks like, at its record or line. */
+START_TEST(test_wrong_format_is_named)
+{
+	unsigned char bin[2 * 24];
+	char *csv = harness_write_temp("1,5,4096,read\n2,6,4096,read\n"), *oracle, *zcsv, *ztrunc;
+	FILE *f;
+	long n;
+	struct trace_opts o;
+
+	oracle_record(bin, 0, 1, 4096);
+	oracle_record(bin + 24, 1, 2, 4096);
+	oracle = write_bytes(bin, sizeof(bin));
+	zcsv = write_zstd("1,5\n2,6\n", 8);
+	/* a csv named oracle: text, not "truncated" */
+	trace_opts_init(&o, TRACE_ORACLE);
+	load_fails(csv, &o, "record 1: text ('1,5,4096,read')", "csv");
+	load_fails(zcsv, &o, "record 1: text", "csv");
+	/* binary named csv or txt: the NUL byte at line 1, and what it may be */
+	trace_opts_init(&o, TRACE_CSV);
+	load_fails(oracle, &o, "line 1: binary data", "oracleGeneral");
+	trace_opts_init(&o, TRACE_TXT);
+	load_fails(oracle, &o, "line 1: binary data", "oracleGeneral");
+	/* a csv named txt: its line has no single number */
+	load_fails(csv, &o, "line 1", "obj_id '1,5,4096,read'");
+	/* a zstd file cut short */
+	f = fopen(zcsv, "rb");
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fclose(f);
+	ztrunc = harness_write_temp("");
+	{
+		unsigned char buf[256];
+		FILE *in = fopen(zcsv, "rb"), *out = fopen(ztrunc, "wb");
+
+		ck_assert(n > 6 && n < (long)sizeof(buf));
+		ck_assert_uint_eq(fread(buf, 1, (size_t)n, in), (size_t)n);
+		ck_assert_uint_eq(fwrite(buf, 1, (size_t)n - 3, out), (size_t)n - 3);
+		fclose(in);
+		fclose(out);
+	}
+	trace_opts_init(&o, TRACE_AUTO);
+	load_fails(ztrunc, &o, "zstd", "truncated");
+	unlink(csv);
+	unlink(oracle);
+	unlink(zcsv);
+	unlink(ztrunc);
+	free(csv);
+	free(oracle);
+	free(zcsv);
+	free(ztrunc);
+}
+END_TEST
+
+/* Without a size key a trace workload is its trace's pages; with one, they must fit. */
+START_TEST(test_workload_size_from_trace)
+{
+	char *trace = harness_write_temp("1,5,4096\n2,9,9000\n3,5,4096\n"), ini[1024], *path;
+	char err[512] = "";
+	struct scenario s;
+
+	snprintf(ini, sizeof(ini),
+		 "[machine]\nnodes = 1\nnode_memory = 256M\n[device.d]\ntype = nvme\n"
+		 "[workload.replay]\ntype = trace\ntrace = %s\ndevice = d\n", trace);
+	path = harness_write_temp(ini);
+	ck_assert_msg(scenario_load(&s, path, NULL, 0, 1.0, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(s.workload[0].size, 4 * 4096);
+	ck_assert_uint_eq(s.workload[0].ops, 3);
+	scenario_free(&s);
+	unlink(path);
+	free(path);
+	/* 12K holds 3 of its 4 pages */
+	snprintf(ini, sizeof(ini),
+		 "[machine]\nnodes = 1\nnode_memory = 256M\n[device.d]\ntype = nvme\n"
+		 "[workload.replay]\ntype = trace\ntrace = %s\ndevice = d\nsize = 12K\n", trace);
+	path = harness_write_temp(ini);
+	ck_assert_int_ne(scenario_load(&s, path, NULL, 0, 1.0, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "size") && strstr(err, "4 pages"), "%s", err);
+	scenario_free(&s);
+	unlink(path);
+	free(path);
+	unlink(trace);
+	free(trace);
+}
+END_TEST
+
 static Suite *trace_suite(void)
 {
 	Suite *s = suite_create("trace");
@@ -338,6 +622,12 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, test_oracle_out_of_time_order);
 	tcase_add_test(tc, test_no_endless_traces);
 	tcase_add_test(tc, test_trace_objects_fit_the_workload);
+	tcase_add_test(tc, test_every_format_sniffed_and_named);
+	tcase_add_test(tc, test_object_sizes_in_pages);
+	tcase_add_test(tc, test_csv_columns_like_cachesim);
+	tcase_add_test(tc, test_csv_column_errors);
+	tcase_add_test(tc, test_wrong_format_is_named);
+	tcase_add_test(tc, test_workload_size_from_trace);
 	suite_add_tcase(s, tc);
 	return s;
 }

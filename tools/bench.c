@@ -2,7 +2,8 @@
 /*
  * `mmemu bench`: simulated page accesses per host second on the hit path
  * (anon, mmap'd file, read()), page faults per host second (zero-fill, and
- * major faults under memcg reclaim from NVMe), and bytes per folio.
+ * major faults under memcg reclaim from NVMe), and bytes per folio; with
+ * --trace, a trace replay (tools/bench_trace.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,8 +18,6 @@
 #include "models/policy/loader.h"
 #include "models/vmscan.h"
 #include "scenarios/scenario.h"
-#include "scenarios/trace.h"
-#include "tools/args.h"
 #include "tools/bench.h"
 #include "tools/help.h"
 
@@ -132,156 +131,6 @@ static int bench_boot(uint64_t pages, const struct reclaim_policy *policy,
 	return 0;
 }
 
-struct trace_bench {
-	const struct trace *tr;		/* requests */
-	struct blockdev dev;		/* NVMe behind the file */
-	uint64_t cache_pages;		/* memcg limit */
-	uint64_t misses, hits;		/* major faults, resident hits */
-	double rate;			/* accesses per host second */
-};
-
-static void trace_actor(struct actor *a, void *arg)
-{
-	struct trace_bench *b = arg;
-	struct mem_cgroup *memcg = mem_cgroup_create(mm.root_mem_cgroup, "cache");
-	struct task *t = task_create("replay", memcg, 0);
-	struct address_space *f = file_create("trace", b->tr->nr_objects, &b->dev, 0, false);
-	double t0;
-
-	memcg->max = b->cache_pages;
-	t0 = now_s();
-	for (size_t i = 0; i < b->tr->nr; i++) {
-		int ret = filemap_map_access(a, t, f, b->tr->req[i].dense_id, b->tr->req[i].write);
-
-		b->misses += ret == ACCESS_MAJOR;
-		b->hits += ret == ACCESS_HIT;
-		actor_cond_resched(a);
-	}
-	b->rate = (double)b->tr->nr / (now_s() - t0);
-}
-
-/* `mmemu bench --trace FILE [--trace-format oracle|csv] [--policy P] [--cache SIZE]` */
-static int bench_trace(int argc, char **argv)
-{
-	const struct reclaim_policy *policy = &classic_policy;
-	enum trace_format fmt = TRACE_ORACLE;
-	const char *path = NULL;
-	struct trace_bench b = { 0 };
-	uint64_t cache_bytes = 0;
-	struct trace tr;
-	char err[512];
-
-	for (int i = 1; i + 1 < argc; i += 2) {
-		if (!strcmp(argv[i], "--trace"))
-			path = argv[i + 1];
-		else if (!strcmp(argv[i], "--trace-format") && !trace_format_parse(argv[i + 1], &fmt))
-			continue;
-		else if (!strcmp(argv[i], "--policy")) {
-			if (!(policy = reclaim_policy_get(argv[i + 1], err, sizeof(err)))) {
-				fprintf(stderr, "mmemu: bench: --policy: %s\n", err);
-				return 2;
-			}
-		}
-		else if (!strcmp(argv[i], "--cache") && !parse_size(argv[i + 1], &cache_bytes))
-			continue;
-		else {
-			fprintf(stderr, "mmemu: bench: bad option '%s %s'\n", argv[i], argv[i + 1]);
-			return 2;
-		}
-	}
-	if (!path || argc % 2 == 0) {
-		help_command(stderr, "bench");
-		return 2;
-	}
-	if (trace_load(&tr, path, fmt, err, sizeof(err))) {
-		fprintf(stderr, "mmemu: %s\n", err);
-		return 2;
-	}
-	b.tr = &tr;
-	/* default cache: a quarter of the distinct objects (one page each) */
-	b.cache_pages = cache_bytes ? cache_bytes / 4096 : tr.nr_objects / 4 + 1;
-	if (bench_boot(tr.nr_objects + b.cache_pages + (1ULL << 18), policy, &b.dev,
-		       trace_actor, &b))
-		return 1;
-	printf("trace                             %s\n", path);
-	printf("policy                            %12s\n", policy->name);
-	printf("requests                          %12zu\n", tr.nr);
-	printf("distinct objects (pages)          %12llu\n", (unsigned long long)tr.nr_objects);
-	printf("cache (memory.max)                %12llu pages\n", (unsigned long long)b.cache_pages);
-	printf("misses (major faults)             %12llu\n", (unsigned long long)b.misses);
-	printf("miss ratio                        %12.4f\n", (double)b.misses / (double)tr.nr);
-	printf("replay speed                      %12.2f M accesses/s\n", b.rate / 1e6);
-	trace_free(&tr);
-	return 0;
-}
-
-/*
- * `bench --trace ... --policy a,./b.so`: each policy in its own process (the
- * engine lives once per process), one after the other, every one loaded
- * first so that a bad one stops before any replay.
- */
-static int bench_traces(int argc, char **argv)
-{
-	char **av, *list = NULL, *buf, err[512];
-	int pol = -1, rc = 0, n = 0;
-
-	for (int i = 1; i + 1 < argc; i += 2)
-		if (!strcmp(argv[i], "--policy"))
-			pol = i + 1;
-	if (pol < 0 || !strchr(argv[pol], ','))
-		return bench_trace(argc, argv);
-	if (args_list_has_empty(argv[pol])) {
-		fprintf(stderr, "mmemu: bench: policy list '%s': an empty name\n", argv[pol]);
-		return 2;
-	}
-	av = malloc(((size_t)argc + 1) * sizeof(*av));
-	list = strdup(argv[pol]);
-	if (!av || !list) {
-		free(av);
-		free(list);
-		fprintf(stderr, "mmemu: out of memory\n");
-		return 1;
-	}
-	buf = strdup(list);
-	for (char *save, *p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save))
-		if (!reclaim_policy_get(p, err, sizeof(err))) {
-			fprintf(stderr, "mmemu: bench: --policy: %s\n", err);
-			rc = 2;
-			goto out;
-		}
-	memcpy(av, argv, ((size_t)argc + 1) * sizeof(*av));
-	for (char *save, *p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
-		int status;
-		pid_t pid;
-
-		if (n++)
-			printf("\n");
-		fflush(stdout);
-		av[pol] = p;
-		pid = fork();
-		if (pid < 0) {
-			perror("mmemu: bench: fork");
-			rc = 1;
-			break;
-		}
-		if (!pid) {
-			int r = bench_trace(argc, av);
-
-			fflush(stdout);
-			_exit(r);
-		}
-		if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-			if (!rc)
-				rc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-		}
-	}
-out:
-	free(buf);
-	free(list);
-	free(av);
-	return rc;
-}
-
 int cmd_bench(int argc, char **argv)
 {
 	struct bench b = { .hits = 20000000, .faults = 1000000, .major = 300000 };
@@ -301,7 +150,7 @@ int cmd_bench(int argc, char **argv)
 	}
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--trace"))
-			return bench_traces(argc, argv);
+			return bench_trace(argc, argv);
 	if (argc == 3 && !strcmp(argv[1], "--policy")) {
 		char err[512];
 

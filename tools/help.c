@@ -122,18 +122,24 @@ static const struct command_help commands[] = {
 		.summary = "hit-path and fault speed, bytes per folio; trace replay",
 		.usage =
 		"usage: mmemu bench [--policy POLICY]\n"
-		"       mmemu bench --trace FILE [--trace-format oracle|csv] [--policy a,b,...]\n"
-		"                   [--cache SIZE]\n",
+		"       mmemu bench --trace FILE [--trace-format auto|oracle|csv|txt]\n"
+		"                   [-t|--trace-params PARAMS] [--policy A,B,...]\n"
+		"                   [--cache SIZE,...] [--no-timing]\n",
 		.text =
 		"Measures simulated page accesses per host second on the hit path, page\n"
 		"faults per host second and bytes per folio; with --trace, replays a\n"
-		"page-access trace through one memcg and reports its misses.\n"
+		"page-access trace through one memcg under each policy and cache size and\n"
+		"prints one line per (policy, size) like libCacheSim's cachesim.\n"
 		"\n"
 		"  --policy POLICY   reclaim policy, a name or ./x.so (default classic); a list\n"
-		"                    with --trace, each replaying the trace in turn\n"
-		"  --trace FILE      a trace (libCacheSim oracleGeneral, or CSV)\n"
-		"  --trace-format F  oracle (default) or csv\n"
-		"  --cache SIZE      the memcg's memory.max (default: a quarter of the objects)\n",
+		"                    with --trace\n"
+		"  --trace FILE      a trace: libCacheSim oracleGeneral, csv or txt, plain or .zst\n"
+		"  --trace-format F  auto (default: sniffed), oracle, csv or txt\n"
+		"  -t, --trace-params P  csv columns as cachesim's -t: time-col=1,obj-id-col=2,\n"
+		"                    obj-size-col=3,op-col=4,delimiter=,,has-header=true\n"
+		"  --cache SIZE,...  memory.max per run: a size (1G) or a fraction of the\n"
+		"                    working set (0.1, 10%); default a quarter of it\n"
+		"  --no-timing       miss ratios only: no IO waits or CPU costs (faster)\n",
 	},
 	{
 		.name = "check-policy",

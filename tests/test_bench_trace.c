@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * `mmemu bench --trace`: one cachesim-like line per (policy, cache size),
+ * sizes absolute and as fractions of the working set, byte miss ratio,
+ * --no-timing said in its output, and bad options and traces exit 2.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/cli.h"
+#include "tests/harness.h"
+
+/* 400 requests over 100 objects of 4 KiB and 10 objects of 12 KiB, cycling */
+static char *make_csv(void)
+{
+	char *text = malloc(64 * 1024);
+	size_t n = 0;
+
+	ck_assert_ptr_nonnull(text);
+	n += (size_t)snprintf(text + n, 64 * 1024 - n, "time,obj_id,size,op\n");
+	for (int i = 0; i < 400; i++) {
+		int obj = i % 110;
+
+		n += (size_t)snprintf(text + n, 64 * 1024 - n, "%d,%d,%d,read\n", i, obj,
+				      obj >= 100 ? 12288 : 4096);
+	}
+	{
+		char *path = harness_write_temp(text);
+
+		free(text);
+		return path;
+	}
+}
+
+static int count_lines(const char *s, const char *what)
+{
+	int n = 0;
+
+	for (const char *p = s; (p = strstr(p, what)); p++)
+		n++;
+	return n;
+}
+
+/* The miss ratio and byte miss ratio of the line for policy at size (as printed). */
+static void ratios(const char *out, const char *policy, const char *size, double *mr, double *bmr)
+{
+	char what[128];
+	const char *p;
+
+	snprintf(what, sizeof(what), " %s cache size %8s, 400 req, miss ratio ", policy, size);
+	p = strstr(out, what);
+	ck_assert_msg(p != NULL, "no line '%s' in:\n%s", what, out);
+	ck_assert_int_eq(sscanf(p + strlen(what), "%lf, byte miss ratio %lf", mr, bmr), 2);
+}
+
+START_TEST(test_policies_times_sizes)
+{
+	char *trace = make_csv();
+	const char *args[] = { "bench", "--trace", trace, "--policy", "classic,mglru-budget",
+			       "--cache", "128K,0.5,100%", NULL };
+	static const char *const policies[] = { "classic", "mglru-budget" };
+	struct cli_out o = cli_run(args);
+
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	/* working set: 100 + 10 * 3 pages */
+	ck_assert_msg(strstr(o.out, "csv, 400 requests, 110 objects, working set 130 pages"), "%s",
+		      o.out);
+	ck_assert_int_eq(count_lines(o.out, " req, miss ratio "), 6);
+	ck_assert_int_eq(count_lines(o.out, "byte miss ratio "), 6);
+	ck_assert_ptr_null(strstr(o.out, "no timing"));
+	for (int i = 0; i < 2; i++) {
+		double mr[3], bmr[3];
+
+		ratios(o.out, policies[i], "128KiB", &mr[0], &bmr[0]);
+		ratios(o.out, policies[i], "260KiB", &mr[1], &bmr[1]);	/* 0.5: 65 pages */
+		ratios(o.out, policies[i], "520KiB", &mr[2], &bmr[2]);	/* 100%: 130 pages */
+		/* all of it cached: only first touches miss, at most one per object */
+		ck_assert(mr[2] > 0 && mr[2] <= 110.0 / 400);
+		ck_assert(mr[2] <= mr[1] && mr[1] <= mr[0]);
+		for (int k = 0; k < 3; k++)
+			ck_assert(bmr[k] > 0 && bmr[k] <= 1);
+	}
+	cli_out_free(&o);
+	unlink(trace);
+	free(trace);
+}
+END_TEST
+
+START_TEST(test_no_timing_says_so)
+{
+	char *trace = make_csv();
+	const char *args[] = { "bench", "--trace", trace, "--cache", "100%", "--no-timing", NULL };
+	struct cli_out o = cli_run(args);
+	double mr, bmr;
+
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	ck_assert_ptr_nonnull(strstr(o.out, "no timing: miss ratio only"));
+	ck_assert_msg(strstr(o.out, "(no timing)\n"), "%s", o.out);
+	ratios(o.out, "classic", "520KiB", &mr, &bmr);
+	ck_assert(mr > 0 && mr <= 110.0 / 400);
+	cli_out_free(&o);
+	unlink(trace);
+	free(trace);
+}
+END_TEST
+
+START_TEST(test_bad_options_exit_2)
+{
+	char *trace = make_csv();
+	static const struct {
+		const char *opt, *val, *says;
+	} bad[] = {
+		{ "--cache", "lots", "--cache 'lots'" },
+		{ "--cache", "-0.5", "--cache '-0.5'" },
+		{ "--policy", "classic,lru", "unknown policy 'lru'" },
+		{ "--trace-format", "parquet", "--trace-format 'parquet'" },
+		{ "-t", "obj-id-col=2,colour=red", "'colour' is not known" },
+		{ "--trace-format", "oracle", "record 1: text" },
+		{ "--colour", "red", "unknown option '--colour'" },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *args[] = { "bench", "--trace", trace, bad[i].opt, bad[i].val, NULL };
+		struct cli_out o = cli_run(args);
+
+		ck_assert_int_eq(o.status, 2);
+		ck_assert_msg(strstr(o.err, bad[i].says), "'%s' does not say '%s'", o.err,
+			      bad[i].says);
+		cli_out_free(&o);
+	}
+	unlink(trace);
+	free(trace);
+}
+END_TEST
+
+static Suite *bench_trace_suite(void)
+{
+	Suite *s = suite_create("bench_trace");
+	TCase *tc = tcase_create("bench_trace");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_policies_times_sizes);
+	tcase_add_test(tc, test_no_timing_says_so);
+	tcase_add_test(tc, test_bad_options_exit_2);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(bench_trace_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
