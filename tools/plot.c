@@ -668,8 +668,13 @@ struct plot {
 	int node;		/* --node, or -1 for every node */
 };
 
+/* Room for the multiplot's title lines (estimate: about 120 characters at 10 points). */
+#define MIN_WIDTH 900
+
 static void gp_header(FILE *f, const struct plot *p, int width, int height)
 {
+	if (width < MIN_WIDTH)
+		width = MIN_WIDTH;
 	fprintf(f, "# mmemu plot: %s\nset encoding utf8\n", p->title);
 	if (p->png)
 		fprintf(f,
@@ -825,6 +830,16 @@ static double value_at(const double *ts, const double *vs, int n, double t)
 	return lo ? vs[lo - 1] : 0;
 }
 
+/*
+ * The y range over the largest value, so that a key of n lines at the top
+ * of the first panel hides no line: about 7% of the panel a line (an
+ * estimate at 300 pixels and 8 points).
+ */
+static double key_room(int n)
+{
+	return 1.05 + 0.07 * n;
+}
+
 /* ---- which memcgs get a panel ---- */
 
 /*
@@ -969,7 +984,7 @@ static void plot_memory(FILE *f, struct plot *p)
 	const char **names, **shown = NULL, **others = NULL;
 	int n = union_names(p, offsetof(struct prun, mem), &names), nshown = 0, nothers = 0;
 	int rows, cols, cand = 0;
-	bool limits = false;
+	int limits = 0;		/* bit 0: a memory.max, bit 1: a memory.high */
 	double ymax = 0;
 	char *what;
 
@@ -1019,7 +1034,7 @@ static void plot_memory(FILE *f, struct plot *p)
 					ymax = s->v[i] / (1 << 20);
 			memcg_limits(&p->runs[r], shown[k], &max, &high);
 			ymax = fmax(ymax, fmax(max, high));
-			limits |= max > 0 || high > 0;
+			limits |= (max > 0) | (high > 0) << 1;
 		}
 	gp_multiplot(f, p, rows, cols, what);
 	free(what);
@@ -1035,7 +1050,7 @@ static void plot_memory(FILE *f, struct plot *p)
 		}
 		fprintf(f, "set title ");
 		gp_str(f, shown[k]);
-		fprintf(f, "\nset yrange [0:%.10g]\n", ymax > 0 ? ymax * 1.08 : 1.0);
+		fprintf(f, "\nset yrange [0:%.10g]\n", ymax > 0 ? ymax * key_room(p->nr_runs + (limits & 1) + (limits >> 1)) : 1.0);
 		if (k)
 			fprintf(f, "unset key\n");
 		else
@@ -1057,11 +1072,13 @@ static void plot_memory(FILE *f, struct plot *p)
 					first = false;
 				}
 		}
-		if (!k && limits)
-			fprintf(f, "%s NaN with lines lw 1.5 lc rgb '#555555' dt 2 title 'memory.max', "
-				   "NaN with lines lw 1.5 lc rgb '#555555' dt 3 title 'memory.high' \\\n",
-				first ? "plot" : ",");
-		else if (first)	/* a memcg asked for with no samples: an empty panel */
+		for (int l = 0; !k && l < 2; l++)
+			if (limits & (1 << l)) {
+				fprintf(f, "%s NaN with lines lw 1.5 lc rgb '#555555' dt %d title '%s' \\\n",
+					first ? "plot" : ",", l ? 3 : 2, l ? "memory.high" : "memory.max");
+				first = false;
+			}
+		if (first)	/* a memcg asked for with no samples: an empty panel */
 			fprintf(f, "plot NaN notitle");
 		fprintf(f, "\n");
 	}
@@ -1129,9 +1146,11 @@ static void plot_panels(FILE *f, struct plot *p, const struct panels *pp)
 		}
 		/* all zero: a range gnuplot need not warn about */
 		if (pp->shared_y)
-			fprintf(f, "set yrange [0:%.10g]\n", ymax > 0 ? ymax * 1.08 : 1.0);
+			fprintf(f, "set yrange [0:%.10g]\n",
+				ymax > 0 ? ymax * key_room(p->nr_runs) : 1.0);
 		else
-			fprintf(f, "set yrange [0:%s]\n", panel_max > 0 ? "*" : "1");
+			fprintf(f, "set yrange [0:%s]\nset offsets 0, 0, graph %.3g, 0\n",
+				panel_max > 0 ? "*" : "1", k ? 0 : key_room(p->nr_runs) - 1);
 		for (int r = 0; r < p->nr_runs; r++) {
 			const struct series *s = find_series(
 				(const void *)((const char *)&p->runs[r] + pp->off), names[k]);
