@@ -1111,7 +1111,7 @@ static void plot_panels(FILE *f, struct plot *p, const struct panels *pp)
 
 	grid(n, GRID_COLS, &rows, &cols);
 	gp_header(f, p, cols * PANEL_W, 60 + rows * PANEL_H);
-	fprintf(f, "set format y '%%.4g'\nset ylabel ");
+	fprintf(f, "set ylabel ");
 	gp_str(f, pp->ylabel);
 	fprintf(f, "\n");
 	gp_multiplot(f, p, rows, cols, pp->what);
@@ -1127,6 +1127,8 @@ static void plot_panels(FILE *f, struct plot *p, const struct panels *pp)
 			gp_block(f, p, s, pp->scale, pp->rate);
 			ymax = fmax(ymax, p->ymax);
 		}
+	/* 450k, 1.8M rather than 4.5e+05 */
+	fprintf(f, "set format y '%s'\n", ymax >= 1e4 ? "%.1s%c" : "%.4g");
 	for (int k = 0, block = 0; k < n; k++) {
 		char *title = pp->title_of ? xstrdup(pp->title_of(names[k])) :
 			      xasprintf(pp->panel_fmt, names[k]);
