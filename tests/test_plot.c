@@ -632,6 +632,32 @@ START_TEST(test_plot_chrome_panels)
 }
 END_TEST
 
+/* --what gens --memcg of a memcg with no lruvec samples: status 2 and its name, nothing drawn. */
+START_TEST(test_plot_memcg_without_lruvec_exit_2)
+{
+	static const char *const rows[] = { STATSP("0.1", "{\"/app\": \"/\", \"/b\": \"/\"}"),
+					    GENS("0.1", "0", GEN("1", "5")), NULL };
+	char *dir = temp_dir(), *pb = crafted(dir, rows), *out = path_in(dir, "g.svg");
+	const char *args[] = { "plot", pb, "--what", "gens", "--memcg", "b", "-o", out, NULL };
+	const char *ok[] = { "plot", pb, "--what", "gens", "--memcg", "app", "-o", out, NULL };
+	struct cli_out o = cli_run(args), k;
+
+	ck_assert_msg(o.status == 2 && strstr(o.err, "--memcg 'b': no lruvec samples"), "%d %s",
+		      o.status, o.err);
+	ck_assert_int_ne(access(out, F_OK), 0);
+	k = cli_run(ok);
+	ck_assert_msg(k.status == 0, "%s", k.err);
+	unlink(out);
+	cli_out_free(&o);
+	cli_out_free(&k);
+	unlink(pb);
+	free(pb);
+	free(out);
+	ck_assert_int_eq(rmdir(dir), 0);
+	free(dir);
+}
+END_TEST
+
 /* quickstart: memory.max of /app (6G at scale 1/32: 192 MiB) is a dashed line. */
 START_TEST(test_plot_memory_limits)
 {
@@ -677,6 +703,7 @@ static Suite *plot_suite(void)
 	tcase_add_test(tc, test_plot_crafted_input_exit_2);
 	tcase_add_test(tc, test_plot_names_whole);
 	tcase_add_test(tc, test_plot_more_names_than_a_run);
+	tcase_add_test(tc, test_plot_memcg_without_lruvec_exit_2);
 	suite_add_tcase(s, tc);
 	return s;
 }

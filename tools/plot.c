@@ -1490,7 +1490,7 @@ static int plot_gens(FILE *f, struct plot *p)
 				memcgs[nmemcgs++] = lv->memcg;
 			}
 		}
-	if (!nk)	/* every lruvec empty: the first one, so that the plot says so */
+	if (!nk && !p->sel)	/* every lruvec empty: the first one, so that the plot says so */
 		for (int r = 0; r < p->nr_runs && !nk; r++)
 			for (int i = 0; i < p->runs[r].nlv && !nk; i++)
 				if (p->node < 0 || p->runs[r].lv[i].node == p->node) {
@@ -1952,6 +1952,17 @@ static bool memcg_known(const struct plot *p, const char *name)
 	return false;
 }
 
+/* Whether any run has samples of a lruvec of memcg name (on --node, when given). */
+static bool has_lruvec(const struct plot *p, const char *name)
+{
+	for (int r = 0; r < p->nr_runs; r++)
+		for (int i = 0; i < p->runs[r].nlv; i++)
+			if (!strcmp(p->runs[r].lv[i].memcg, name) &&
+			    (p->node < 0 || p->runs[r].lv[i].node == p->node))
+				return true;
+	return false;
+}
+
 /*
  * --memcg NAME[,NAME] ("app" or "/app") into p->sel, each a memcg of the
  * runs, none twice; --node N a node with a lruvec in them. 0, or a message
@@ -1987,9 +1998,13 @@ static int select_panels(struct plot *p, enum what what, char *memcg_arg, const 
 		char *name = *tok == '/' ? xstrdup(tok) : xasprintf("/%s", tok);
 		const char **grown;
 
-		if (!memcg_known(p, name) || among(p->sel, p->nsel, name)) {
-			int rc = fail("--memcg '%s': %s", tok, memcg_known(p, name) ?
-				      "named twice" : "no memcg of that name in the runs");
+		if (!memcg_known(p, name) || among(p->sel, p->nsel, name) ||
+		    (what == W_GENS && !has_lruvec(p, name))) {
+			int rc = fail("--memcg '%s': %s", tok, !memcg_known(p, name) ?
+				      "no memcg of that name in the runs" :
+				      among(p->sel, p->nsel, name) ? "named twice" :
+				      p->node >= 0 ? "no lruvec samples of it on that node" :
+				      "no lruvec samples of it");
 
 			free(name);
 			return rc;
