@@ -315,9 +315,32 @@ static void sample_lruvecs(struct run_result *r, uint64_t now)
 }
 
 /*
- * One "stats" row per sample: memory use per memcg, free pages per node,
- * cumulative reclaim and refault counters, and each workload's operations
- * so far (rates are differences between rows).
+ * Swap in use (pages in slots) and, for zram, the pages it holds and the
+ * pool pages they take (zram's orig_data_size and mem_used_total, in
+ * pages): nothing when the run has no swap.
+ */
+static void sample_swap(FILE *f)
+{
+	const struct swap_info *si = mm.swap;
+	uint64_t pool = 0;
+	int nid;
+
+	if (!si)
+		return;
+	fprintf(f, ", \"swap_used\": %llu", (unsigned long long)(si->nr_slots - si->nr_free));
+	if (si->type != SWAP_ZRAM)
+		return;
+	for_each_node(nid)
+		pool += si->pool_pages[nid];
+	fprintf(f, ", \"zram_stored\": %llu, \"zram_pool\": %llu",
+		(unsigned long long)si->zram.nr_stored, (unsigned long long)pool);
+}
+
+/*
+ * One "stats" row per sample: memory use per memcg and each memcg's
+ * parent, free pages per node, cumulative reclaim and refault counters,
+ * swap and zram use, and each workload's operations so far (rates are
+ * differences between rows).
  */
 static void sample_stats(struct sampler *sm, uint64_t now)
 {
@@ -342,7 +365,20 @@ static void sample_stats(struct sampler *sm, uint64_t now)
 		json_escape(f, mm.memcgs[id]->name);
 		fprintf(f, "\": %llu", (unsigned long long)mm.memcgs[id]->usage * 4096);
 	}
-	fprintf(f, "}, \"ops\": {");
+	/* each memcg's parent (the root is "/"), so that a sum over memcgs counts a page once */
+	fprintf(f, "}, \"memcg_parent\": {");
+	for (int id = 1, n = 0; id <= mm.nr_memcgs; id++) {
+		if (!mm.memcgs[id]->parent)
+			continue;
+		fprintf(f, "%s\"/", n++ ? ", " : "");
+		json_escape(f, mm.memcgs[id]->name);
+		fprintf(f, "\": \"/");
+		json_escape(f, mm.memcgs[id]->parent->name);
+		fputc('"', f);
+	}
+	fprintf(f, "}");
+	sample_swap(f);
+	fprintf(f, ", \"ops\": {");
 	for (int i = 0; i < sm->nr_wls; i++) {
 		fprintf(f, "%s\"", i ? ", " : "");
 		json_escape(f, sm->wls[i].cfg->name);

@@ -391,7 +391,7 @@ START_TEST(test_bash_completion)
 	ck_assert_msg(strstr(out, "run report sweep plot list bench check-policy --help --version\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\n--policy\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\nclassic,mglru-budget\n"), "%s", out);
-	ck_assert_msg(strstr(out, "\ngens memory throughput refaults\n"), "%s", out);
+	ck_assert_msg(strstr(out, "\ngens memory throughput refaults swap\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\n--trace-format\n"), "%s", out);
 	free(out);
 	free(err);

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * $MMEMU plot: each kind of plot of a saved quickstart run renders to a
- * non-empty SVG and PNG; a bad --what, output extension or input file
- * exits 2, and so does a missing gnuplot.
+ * non-empty SVG and PNG; every kind of plot of quickstart and chrome-node
+ * renders to a PNG of bounded size (a grid of panels, the top memcgs by
+ * pressure and "others"); --memcg and --node choose panels; a bad --what,
+ * --memcg, --node, output extension or input file exits 2, and so does a
+ * missing gnuplot.
  */
 #include <check.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,6 +275,13 @@ static char *crafted(const char *dir, const char *const *rows)
 	", \"workingset_refault_anon\": 0, \"workingset_refault_file\": " rf \
 	", \"memory_current\": {\"/app\": " mem "}, \"ops\": {\"w\": " ops "}}"
 
+#define GENSQ(t, max, min, g) "{\"kind\": \"gens\", \"t\": " t ", \"memcg\": \"/app\", " \
+	"\"node\": 0, \"max_seq\": " max ", \"min_seq\": " min ", \"gens\": [" g "]}"
+#define STATSP(t, parents) "{\"kind\": \"stats\", \"t\": " t \
+	", \"workingset_refault_anon\": 0, \"workingset_refault_file\": 0, " \
+	"\"memory_current\": {\"/\": 8192, \"/app\": 4096, \"/b\": 4096}, \"ops\": {}, " \
+	"\"memcg_parent\": " parents "}"
+
 START_TEST(test_plot_crafted_input_exit_2)
 {
 	static const struct {
@@ -300,6 +311,21 @@ START_TEST(test_plot_crafted_input_exit_2)
 		{ "gens", { GENS("-0.1", "0", GEN("1", "5")) }, "not a time" },
 		{ "gens", { "{\"kind\": \"gens\", \"t\": 1}" }, "no memcg" },
 		{ "gens", { "[1, 2]" }, "not a JSON object" },
+		{ "gens", { GENSQ("0.1", "5", "[0, 0]", GEN("0", "5")) }, "max_seq is not" },
+		{ "gens", { GENSQ("0.1", "1", "[0, 2]", GEN("0", "5") ", " GEN("1", "5")) },
+		  "min_seq is not" },
+		{ "gens", { GENSQ("0.1", "1", "[1, 1]", GEN("0", "5") ", " GEN("1", "5")) },
+		  "neither min_seq" },
+		{ "gens", { GENSQ("0.1", "1", "[0]", GEN("0", "5") ", " GEN("1", "5")) },
+		  "min_seq is not" },
+		{ "gens", { GENSQ("0.1", "1", "[1, 0]", GEN("0", "5") ", " GEN("1", "5")),
+			    GENSQ("0.2", "1", "[0, 0]", GEN("0", "5") ", " GEN("1", "5")) },
+		  "generations are before" },
+		{ "memory", { STATSP("0.1", "{\"/app\": \"/nope\"}") }, "memcg_parent of" },
+		{ "memory", { STATSP("0.1", "{\"/app\": \"/app\"}") }, "memcg_parent of" },
+		{ "memory", { STATSP("0.1", "{\"/app\": 3}") }, "memcg_parent of" },
+		{ "memory", { STATSP("0.1", "{\"/app\": \"/\"}"),
+			      STATSP("0.2", "{\"/app\": \"/b\"}") }, "changed" },
 		{ "memory", { STATS("0.1", "5", "4096", "10"), STATS("0.05", "5", "4096", "10") },
 		  "before the previous" },
 		{ "refaults", { STATS("0.1", "5", "4096", "10"), STATS("0.2", "4", "4096", "10") },
@@ -330,7 +356,7 @@ START_TEST(test_plot_crafted_input_exit_2)
 }
 END_TEST
 
-/* Names of any length are drawn whole; more memcgs than 64 are all drawn. */
+/* Names of any length are drawn whole; past 8 memcgs, 8 panels and the others summed. */
 START_TEST(test_plot_names_whole)
 {
 	char *dir = temp_dir(), *out = path_in(dir, "m.svg"), *pb, *rows[2] = { NULL, NULL };
@@ -355,10 +381,14 @@ START_TEST(test_plot_names_whole)
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_gt(getdelim(&text, &cap, '\0', f), 0);
 	fclose(f);
-	for (int i = 0; i < 70; i++) {
+	/* no pressure in the file: the first 8 get a panel, the other 62 are summed */
+	for (int i = 0; i < 8; i++) {
 		snprintf(name, sizeof(name), "/%0150d", i);
 		ck_assert_msg(strstr(text, name), "memcg %d is not drawn", i);
 	}
+	snprintf(name, sizeof(name), "/%0150d", 8);
+	ck_assert_msg(!strstr(text, name), "memcg 8 has a panel");
+	ck_assert_ptr_nonnull(strstr(text, "others: 62 memcgs summed"));
 	free(text);
 	free(rows[0]);
 	cli_out_free(&o);
@@ -403,6 +433,249 @@ START_TEST(test_plot_more_names_than_a_run)
 }
 END_TEST
 
+/* ---- images that stay readable (issue 18.7) ---- */
+
+/*
+ * Every image at most this big: a grid at most 4 panels wide whatever the
+ * number of memcgs (the old gens plot of chrome-node was 35880 pixels wide
+ * and Cairo refused it), at most 9 panels of memcgs and 8 of lruvecs per
+ * policy.
+ */
+#define MAX_WIDTH 1800
+#define MAX_HEIGHT 2000
+
+/* chrome-node's 32 memcgs on 2 nodes, small: scale 1/4096 for 300 ms, saved in dir/c.pb. */
+static char *saved_chrome(const char *dir)
+{
+	char *pb = path_in(dir, "chrome.pb"), *ini;
+	const char *args[] = { "run", NULL, "--scale", "1/4096", "--set",
+			       "machine.duration=300ms", "--out", pb, NULL };
+	struct cli_out r;
+
+	ini = strdup(harness_src_path("scenarios/chrome-node.ini"));
+	args[1] = ini;
+	r = cli_run(args);
+	ck_assert_msg(r.status == 0, "run: status %d: %s", r.status, r.err);
+	cli_out_free(&r);
+	free(ini);
+	return pb;
+}
+
+/* The width and height in a PNG's IHDR chunk. */
+static void png_size(const char *path, unsigned *w, unsigned *h)
+{
+	unsigned char b[32];
+
+	check_png(path);
+	head(path, b, sizeof(b));
+	*w = (unsigned)b[16] << 24 | (unsigned)b[17] << 16 | (unsigned)b[18] << 8 | b[19];
+	*h = (unsigned)b[20] << 24 | (unsigned)b[21] << 16 | (unsigned)b[22] << 8 | b[23];
+}
+
+/* Every --what of pb to a PNG within MAX_WIDTH x MAX_HEIGHT; swap only when has_swap. */
+static void check_bounded(const char *dir, const char *pb, const char *name, bool has_swap)
+{
+	static const char *const whats[] = { "gens", "memory", "throughput", "refaults", "swap" };
+
+	for (size_t i = 0; i < sizeof(whats) / sizeof(whats[0]); i++) {
+		char file[64], *img;
+		const char *args[] = { "plot", pb, "--what", whats[i], "-o", NULL, NULL };
+		struct cli_out o;
+		unsigned w, h;
+
+		snprintf(file, sizeof(file), "%s-%s.png", name, whats[i]);
+		img = path_in(dir, file);
+		args[5] = img;
+		o = cli_run(args);
+		if (!has_swap && !strcmp(whats[i], "swap")) {
+			/* no swap: said, not drawn empty */
+			ck_assert_msg(o.status == 2 && strstr(o.err, "no swap"), "%s: %d %s", file,
+				      o.status, o.err);
+			ck_assert_int_ne(access(img, F_OK), 0);
+		} else {
+			ck_assert_msg(o.status == 0, "%s: status %d: %s", file, o.status, o.err);
+			png_size(img, &w, &h);
+			ck_assert_msg(w <= MAX_WIDTH && h <= MAX_HEIGHT, "%s is %u x %u", file, w, h);
+			unlink(img);
+		}
+		cli_out_free(&o);
+		free(img);
+	}
+}
+
+START_TEST(test_plot_png_bounded)
+{
+	char *dir = temp_dir(), *q = saved_run(dir), *c = saved_chrome(dir);
+
+	check_bounded(dir, c, "chrome-node", true);
+	check_bounded(dir, q, "quickstart", false);
+	unlink(q);
+	unlink(c);
+	free(q);
+	free(c);
+	ck_assert_int_eq(rmdir(dir), 0);
+	free(dir);
+}
+END_TEST
+
+/* The text of a file, malloc'ed. */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t cap = 0;
+
+	ck_assert_msg(f != NULL, "%s was not written", path);
+	ck_assert_int_gt(getdelim(&text, &cap, '\0', f), 0);
+	fclose(f);
+	return text;
+}
+
+/* plot pb --what what [extra...] -o dir/x.svg --script dir/x.gp: the script's text. */
+static char *script_of(const char *dir, const char *pb, const char *what, const char *opt,
+		       const char *val)
+{
+	char *svg = path_in(dir, "x.svg"), *gp = path_in(dir, "x.gp"), *text, said[9000];
+	const char *args[] = { "plot", pb, "--what", what, "-o", svg, "--script", gp, opt, val,
+			       NULL };
+	struct cli_out o = cli_run(args);
+
+	ck_assert_msg(o.status == 0, "--what %s %s %s: %d %s", what, opt ? opt : "",
+		      val ? val : "", o.status, o.err);
+	/* it says which files it wrote */
+	snprintf(said, sizeof(said), "plot: wrote %s\nplot: wrote %s\n", gp, svg);
+	ck_assert_str_eq(o.out, said);
+	text = slurp(gp);
+	cli_out_free(&o);
+	unlink(svg);
+	unlink(gp);
+	free(svg);
+	free(gp);
+	return text;
+}
+
+/*
+ * chrome-node: 8 memory panels and "others", the pressure named; gens
+ * with anon below the line, marks of aging and eviction; zram in the
+ * swap plot; --memcg and --node choose the panels.
+ */
+START_TEST(test_plot_chrome_panels)
+{
+	char *dir = temp_dir(), *pb = saved_chrome(dir), *t;
+	int panels = 0;
+
+	t = script_of(dir, pb, "memory", NULL, NULL);
+	ck_assert_ptr_nonnull(strstr(t, "the 8 of 32 memcgs under the most reclaim pressure "
+					"(pgscan + workingset_refault_anon + _file)"));
+	ck_assert_ptr_nonnull(strstr(t, "others: 24 memcgs summed"));
+	ck_assert_ptr_nonnull(strstr(t, "set multiplot layout 3,3"));
+	free(t);
+
+	t = script_of(dir, pb, "gens", NULL, NULL);
+	for (const char *q = t; (q = strstr(q, "set title 'memcg /chrome-")); q++)
+		panels++;
+	/* 3 memcgs x 2 nodes and others, per policy */
+	ck_assert_int_eq(panels, 2 * 6);
+	ck_assert_ptr_nonnull(strstr(t, "set title 'others: 29 memcgs, 58 lruvecs"));
+	ck_assert_ptr_nonnull(strstr(t, "with points pt 9"));	/* aging */
+	ck_assert_ptr_nonnull(strstr(t, "with points pt 11"));	/* eviction */
+	ck_assert_ptr_nonnull(strstr(t, "set ytics ('"));
+	free(t);
+
+	t = script_of(dir, pb, "swap", NULL, NULL);
+	ck_assert_ptr_nonnull(strstr(t, "zram: pool memory (mem_used_total)"));
+	ck_assert_ptr_nonnull(strstr(t, "swap in use"));
+	free(t);
+
+	t = script_of(dir, pb, "memory", "--memcg", "chrome-3,/chrome-7");
+	ck_assert_ptr_nonnull(strstr(t, "set title '/chrome-3'"));
+	ck_assert_ptr_nonnull(strstr(t, "set title '/chrome-7'"));
+	ck_assert_ptr_null(strstr(t, "set title '/chrome-1'"));
+	ck_assert_ptr_null(strstr(t, "others"));
+	free(t);
+
+	t = script_of(dir, pb, "gens", "--node", "1");
+	ck_assert_ptr_null(strstr(t, " node 0 \xe2\x80\x94"));
+	ck_assert_ptr_nonnull(strstr(t, " node 1 \xe2\x80\x94"));
+	free(t);
+
+	{
+		static const struct {
+			const char *what, *opt, *val, *says;
+		} bad[] = {
+			{ "memory", "--memcg", "chrome-3,nosuch", "--memcg 'nosuch': no memcg" },
+			{ "gens", "--memcg", "chrome-3,chrome-3", "named twice" },
+			{ "gens", "--node", "5", "--node 5: the runs have no lruvec" },
+			{ "gens", "--node", "x", "--node 'x'" },
+			{ "memory", "--node", "0", "not per node" },
+			{ "throughput", "--memcg", "chrome-3", "not throughput" },
+		};
+		char *svg = path_in(dir, "bad.svg");
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			const char *args[] = { "plot", pb, "--what", bad[i].what, bad[i].opt, bad[i].val,
+					       "-o", svg, NULL };
+			struct cli_out o = cli_run(args);
+
+			ck_assert_msg(o.status == 2 && strstr(o.err, bad[i].says),
+				      "case %zu: %d '%s' does not say '%s'", i, o.status, o.err,
+				      bad[i].says);
+			ck_assert_int_ne(access(svg, F_OK), 0);
+			cli_out_free(&o);
+		}
+		free(svg);
+	}
+	unlink(pb);
+	free(pb);
+	ck_assert_int_eq(rmdir(dir), 0);
+	free(dir);
+}
+END_TEST
+
+/* --what gens --memcg of a memcg with no lruvec samples: status 2 and its name, nothing drawn. */
+START_TEST(test_plot_memcg_without_lruvec_exit_2)
+{
+	static const char *const rows[] = { STATSP("0.1", "{\"/app\": \"/\", \"/b\": \"/\"}"),
+					    GENS("0.1", "0", GEN("1", "5")), NULL };
+	char *dir = temp_dir(), *pb = crafted(dir, rows), *out = path_in(dir, "g.svg");
+	const char *args[] = { "plot", pb, "--what", "gens", "--memcg", "b", "-o", out, NULL };
+	const char *ok[] = { "plot", pb, "--what", "gens", "--memcg", "app", "-o", out, NULL };
+	struct cli_out o = cli_run(args), k;
+
+	ck_assert_msg(o.status == 2 && strstr(o.err, "--memcg 'b': no lruvec samples"), "%d %s",
+		      o.status, o.err);
+	ck_assert_int_ne(access(out, F_OK), 0);
+	k = cli_run(ok);
+	ck_assert_msg(k.status == 0, "%s", k.err);
+	unlink(out);
+	cli_out_free(&o);
+	cli_out_free(&k);
+	unlink(pb);
+	free(pb);
+	free(out);
+	ck_assert_int_eq(rmdir(dir), 0);
+	free(dir);
+}
+END_TEST
+
+/* quickstart: memory.max of /app (6G at scale 1/32: 192 MiB) is a dashed line. */
+START_TEST(test_plot_memory_limits)
+{
+	char *dir = temp_dir(), *pb = saved_run(dir), *t = script_of(dir, pb, "memory", NULL, NULL);
+
+	ck_assert_msg(strstr(t, " 192 with lines lw 1.5 lc rgb '#1f77b4' dt 2"), "%s", t);
+	ck_assert_ptr_nonnull(strstr(t, "title 'memory.max'"));
+	/* the root's memory.current is the others' sum: not a panel of its own */
+	ck_assert_ptr_null(strstr(t, "set title '/'"));
+	ck_assert_ptr_nonnull(strstr(t, "set title '/app'"));
+	free(t);
+	unlink(pb);
+	free(pb);
+	ck_assert_int_eq(rmdir(dir), 0);
+	free(dir);
+}
+END_TEST
+
 static Suite *plot_suite(void)
 {
 	Suite *s = suite_create("plot");
@@ -414,6 +687,13 @@ static Suite *plot_suite(void)
 	tcase_add_test(tc, test_plot_throughput);
 	tcase_add_test(tc, test_plot_refaults);
 	tcase_add_test(tc, test_plot_gens_panels);
+	tcase_add_test(tc, test_plot_memory_limits);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("readable");
+	tcase_set_timeout(tc, 240);
+	tcase_add_test(tc, test_plot_png_bounded);
+	tcase_add_test(tc, test_plot_chrome_panels);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("errors");
@@ -423,6 +703,7 @@ static Suite *plot_suite(void)
 	tcase_add_test(tc, test_plot_crafted_input_exit_2);
 	tcase_add_test(tc, test_plot_names_whole);
 	tcase_add_test(tc, test_plot_more_names_than_a_run);
+	tcase_add_test(tc, test_plot_memcg_without_lruvec_exit_2);
 	suite_add_tcase(s, tc);
 	return s;
 }

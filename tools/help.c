@@ -96,15 +96,28 @@ static const struct command_help commands[] = {
 		.name = "plot",
 		.summary = "draw the time series of saved results with gnuplot",
 		.usage =
-		"usage: mmemu plot FILE... [--what gens|memory|throughput|refaults]\n"
-		"                  [-o OUT.svg|OUT.png] [--script FILE]\n",
+		"usage: mmemu plot FILE... [--what gens|memory|throughput|refaults|swap]\n"
+		"                  [--memcg NAME[,NAME]] [--node N] [-o OUT.svg|OUT.png]\n"
+		"                  [--script FILE]\n",
 		.text =
-		"Draws the samples saved with run --out: gens (the default) stacks each\n"
-		"lruvec's generations (classic: its four lists) over time, memory\n"
-		"memory.current per memcg, throughput ops/s per workload, refaults\n"
-		"workingset refaults/s. Prints the name of the file it wrote.\n"
+		"Draws the samples saved with run --out as a grid of panels with shared\n"
+		"axes, one line per policy: gens (the default) a panel per lruvec and\n"
+		"policy, file pages above the zero line and anon below, MGLRU generations\n"
+		"as bands by seq with marks where aging (max_seq++) or eviction\n"
+		"(min_seq++) happened, classic its inactive and active lists; memory\n"
+		"memory.current per memcg with memory.max and memory.high; throughput\n"
+		"ops/s per workload; refaults workingset refaults/s; swap swap slots in\n"
+		"use and zram's stored pages and pool memory. Past 8 memcgs (gens: 8\n"
+		"lruvecs per policy) the memcgs under the most reclaim pressure, pgscan +\n"
+		"workingset_refault_anon + workingset_refault_file at the end of the runs,\n"
+		"get a panel and the others are summed in one. The root memcg, whose\n"
+		"memory.current is every memcg's, is drawn only when asked for. Prints the\n"
+		"name of each file it wrote.\n"
 		"\n"
-		"  --what W          gens, memory, throughput or refaults\n"
+		"  --what W          gens, memory, throughput, refaults or swap\n"
+		"  --memcg NAMES     only these memcgs (app or /app, comma separated; gens\n"
+		"                    and memory)\n"
+		"  --node N          only the lruvecs of node N (gens)\n"
 		"  -o, --out FILE    the image, .svg (default <what>.svg) or .png\n"
 		"  --script FILE     also write the gnuplot script\n",
 	},

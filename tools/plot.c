@@ -67,7 +67,7 @@
 /* The number at o[key]; false when missing, not a number or not finite. */
 static bool jnum(const json_t *o, const char *key, double *x)
 {
-	const json_t *v = json_object_get(o, key);
+	const json_t *v = key ? json_object_get(o, key) : o;	/* NULL: o itself */
 
 	if (!json_is_number(v))
 		return false;
@@ -116,12 +116,17 @@ struct seriesset {
 	int n, cap;
 };
 
-/* One sample of one lruvec: pages per generation from seq0 on (gens), or the four lists. */
+/*
+ * One sample of one lruvec: anon and file pages per generation from seq0
+ * on (gens), or per list (classic: inactive, active).
+ */
 struct lvrow {
 	double t;
 	long long seq0;
-	int n;
-	double *v;
+	long long max_seq;	/* gens: the youngest generation's seq */
+	long long min_seq[2];	/* gens: the oldest anon and file generation's seq */
+	int n;			/* generations, or 2 lists of each type */
+	double *anon, *file;	/* n each, one allocation at anon */
 };
 
 struct lvec {
@@ -132,9 +137,20 @@ struct lvec {
 	int n, cap;
 };
 
+/* What a run says about one memcg besides its samples. */
+struct mcinfo {
+	char *name;		/* "/x", as in the samples */
+	char *parent;		/* its parent's, from the samples; NULL when not said */
+	double max, high;	/* memory.max and memory.high at the end (bytes, 0: none) */
+	double pressure;	/* pgscan + workingset_refault_anon + _file at the end */
+};
+
 struct prun {
 	char *label;		/* the policy, with options and a number if needed */
 	struct seriesset mem;	/* memory.current (bytes) per memcg */
+	struct seriesset swap;	/* "swap_used", "zram_stored", "zram_pool": pages */
+	struct mcinfo *mc;	/* per memcg, first-seen order */
+	int nmc, capmc;
 	struct seriesset ops;	/* cumulative operations per workload */
 	struct seriesset refault; /* "file", "anon": cumulative workingset refaults */
 	int nr_stats;
@@ -225,9 +241,15 @@ static void prun_free(struct prun *r)
 	seriesset_free(&r->mem);
 	seriesset_free(&r->ops);
 	seriesset_free(&r->refault);
+	seriesset_free(&r->swap);
+	for (int i = 0; i < r->nmc; i++) {
+		free(r->mc[i].name);
+		free(r->mc[i].parent);
+	}
+	free(r->mc);
 	for (int i = 0; i < r->nlv; i++) {
 		for (int k = 0; k < r->lv[i].n; k++)
-			free(r->lv[i].rows[k].v);
+			free(r->lv[i].rows[k].anon);
 		free(r->lv[i].rows);
 		free(r->lv[i].memcg);
 	}
@@ -293,30 +315,63 @@ static int add_map(struct seriesset *ss, const json_t *o, const char *what, int 
 	return 0;
 }
 
-/* The pages per generation of a "gens" row: consecutive seqs, at most MAX_NR_GENS. */
-static int gens_of(const json_t *g, struct lvrow *row, char *why)
+/* Room for n generations or lists of each type in row. */
+static int row_alloc(struct lvrow *row, int n, char *why)
 {
+	row->n = n;
+	row->anon = calloc(2 * (size_t)n, sizeof(*row->anon));
+	if (!row->anon)
+		return bad(why, "out of memory");
+	row->file = row->anon + n;
+	return 0;
+}
+
+/*
+ * The pages per generation of a "gens" row: consecutive seqs, at most
+ * MAX_NR_GENS; max_seq and min_seq, when the row has them, agree with them
+ * (the oldest generation is the lower min_seq, the youngest max_seq).
+ */
+static int gens_of(const json_t *o, struct lvrow *row, char *why)
+{
+	const json_t *g = json_object_get(o, "gens"), *min_seq = json_object_get(o, "min_seq");
 	size_t n = json_array_size(g);
+	double max_seq;
 
 	if (!json_is_array(g) || !n || n > MAX_NR_GENS)
 		return bad(why, "gens is not an array of 1 to %d generations", MAX_NR_GENS);
-	row->n = (int)n;
-	row->v = calloc(n, sizeof(*row->v));
-	if (!row->v)
-		return bad(why, "out of memory");
+	if (row_alloc(row, (int)n, why))
+		return -1;
 	for (size_t i = 0; i < n; i++) {
 		const json_t *gi = json_array_get(g, i);
-		double seq, anon, file;
+		double seq;
 
-		if (!jcount(gi, "seq", &seq) || !jcount(gi, "anon", &anon) ||
-		    !jcount(gi, "file", &file))
+		if (!jcount(gi, "seq", &seq) || !jcount(gi, "anon", &row->anon[i]) ||
+		    !jcount(gi, "file", &row->file[i]))
 			return bad(why, "generation %zu: seq, anon and file are not counts", i + 1);
 		if (!i)
 			row->seq0 = (long long)seq;
 		else if ((long long)seq != row->seq0 + (long long)i)
 			return bad(why, "generation %zu: seq %.0f does not follow %lld", i + 1, seq,
 				   row->seq0 + (long long)i - 1);
-		row->v[i] = anon + file;
+	}
+	row->max_seq = row->seq0 + (long long)n - 1;
+	row->min_seq[0] = row->min_seq[1] = row->seq0;
+	if (json_object_get(o, "max_seq") &&
+	    (!jcount(o, "max_seq", &max_seq) || (long long)max_seq != row->max_seq))
+		return bad(why, "max_seq is not the youngest generation's seq %lld", row->max_seq);
+	if (min_seq) {
+		double m[2];
+
+		if (json_array_size(min_seq) != 2)
+			return bad(why, "min_seq is not [anon, file] seqs of its generations");
+		for (int k = 0; k < 2; k++) {
+			if (!jcount(json_array_get(min_seq, (size_t)k), NULL, &m[k]) ||
+			    m[k] < (double)row->seq0 || m[k] > (double)row->max_seq)
+				return bad(why, "min_seq is not [anon, file] seqs of its generations");
+			row->min_seq[k] = (long long)m[k];
+		}
+		if (row->min_seq[0] != row->seq0 && row->min_seq[1] != row->seq0)
+			return bad(why, "the oldest generation %lld is neither min_seq", row->seq0);
 	}
 	return 0;
 }
@@ -334,18 +389,17 @@ static int add_lruvec_row(struct prun *r, const json_t *o, double t, bool gens, 
 	if (!jcount(o, "node", &node) || node >= SCN_MAX_NODES)
 		return bad(why, "node is not a node (0 to %d)", SCN_MAX_NODES - 1);
 	if (gens) {
-		if (gens_of(json_object_get(o, "gens"), &row, why)) {
-			free(row.v);
+		if (gens_of(o, &row, why)) {
+			free(row.anon);
 			return -1;
 		}
 	} else {
-		row.n = 4;
-		row.v = calloc(4, sizeof(*row.v));
-		if (!row.v)
-			return bad(why, "out of memory");
+		if (row_alloc(&row, 2, why))
+			return -1;
+		/* inactive first: the older list, as the oldest generation */
 		for (int i = 0; i < 4; i++)
-			if (!jcount(o, list_names[i], &row.v[i])) {
-				free(row.v);
+			if (!jcount(o, list_names[i], i < 2 ? &row.anon[i] : &row.file[i - 2])) {
+				free(row.anon);
 				return bad(why, "%s is not a count", list_names[i]);
 			}
 	}
@@ -357,7 +411,7 @@ static int add_lruvec_row(struct prun *r, const json_t *o, double t, bool gens, 
 			known = !strcmp(r->lv[i].memcg, json_string_value(memcg)) &&
 				r->lv[i].node == (int)node && r->lv[i].gens == gens;
 		if (!known) {
-			free(row.v);
+			free(row.anon);
 			return bad(why, "more than %d lruvecs in a run, more than the model has",
 				   MAX_MEMCGS * SCN_MAX_NODES * 2);
 		}
@@ -367,9 +421,10 @@ static int add_lruvec_row(struct prun *r, const json_t *o, double t, bool gens, 
 		const struct lvrow *last = &lv->rows[lv->n - 1];
 
 		/* min_seq and max_seq never go back (mm/vmscan.c: they only move on) */
-		if (t < last->t || (gens && (row.seq0 < last->seq0 ||
-					     row.seq0 + row.n < last->seq0 + last->n))) {
-			free(row.v);
+		if (t < last->t || (gens && (row.seq0 < last->seq0 || row.max_seq < last->max_seq ||
+					     row.min_seq[0] < last->min_seq[0] ||
+					     row.min_seq[1] < last->min_seq[1]))) {
+			free(row.anon);
 			return bad(why, "memcg '%.60s' node %.0f: %s before its previous sample's",
 				   json_string_value(memcg), node,
 				   t < last->t ? "the time is" : "the generations are");
@@ -384,8 +439,87 @@ static int add_lruvec_row(struct prun *r, const json_t *o, double t, bool gens, 
 			return 0;
 		}
 	}
-	free(row.v);
+	free(row.anon);
 	return bad(why, "out of memory");
+}
+
+/* The memcg info of name in r, made when new; NULL when out of memory or past MAX_MEMCGS. */
+static struct mcinfo *mcinfo_get(struct prun *r, const char *name)
+{
+	struct mcinfo *mc;
+
+	for (int i = 0; i < r->nmc; i++)
+		if (!strcmp(r->mc[i].name, name))
+			return &r->mc[i];
+	if (r->nmc >= MAX_MEMCGS)
+		return NULL;
+	mc = grow(r->mc, &r->capmc, r->nmc, sizeof(*mc));
+	if (!mc)
+		return NULL;
+	r->mc = mc;
+	mc = &r->mc[r->nmc++];
+	memset(mc, 0, sizeof(*mc));
+	mc->name = xstrdup(name);
+	return mc;
+}
+
+static const struct mcinfo *mcinfo_find(const struct prun *r, const char *name)
+{
+	for (int i = 0; i < r->nmc; i++)
+		if (!strcmp(r->mc[i].name, name))
+			return &r->mc[i];
+	return NULL;
+}
+
+/*
+ * The "memcg_parent" object of a stats row (name -> parent name): each a
+ * memcg of the row, never itself, the same in every row.
+ */
+static int add_parents(struct prun *r, const json_t *o, const json_t *mem, char *why)
+{
+	const char *key;
+	json_t *v;
+
+	if (!o)
+		return 0;	/* saved before plot read it: every memcg below the root */
+	if (!json_is_object(o))
+		return bad(why, "memcg_parent is not an object");
+	json_object_foreach((json_t *)o, key, v) {
+		const char *parent = json_string_value(v);
+		struct mcinfo *mc;
+
+		if (!parent || !json_object_get(mem, key) || !json_object_get(mem, parent) ||
+		    !strcmp(parent, key))
+			return bad(why, "memcg_parent of '%.60s' is not another memcg of the sample",
+				   key);
+		mc = mcinfo_get(r, key);
+		if (!mc)
+			return bad(why, "memcg_parent: more than %d memcgs", MAX_MEMCGS);
+		if (mc->parent && strcmp(mc->parent, parent))
+			return bad(why, "memcg_parent of '%.60s' changed from '%.60s' to '%.60s'", key,
+				   mc->parent, parent);
+		if (!mc->parent)
+			mc->parent = xstrdup(parent);
+	}
+	return 0;
+}
+
+/* The swap counters of a stats row (pages in use, none when the run has no swap). */
+static int add_swap(struct prun *r, const json_t *o, double t, char *why)
+{
+	static const char *const keys[] = { "swap_used", "zram_stored", "zram_pool" };
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		double x;
+
+		if (!json_object_get(o, keys[i]))
+			continue;
+		if (!jcount(o, keys[i], &x))
+			return bad(why, "%s is not a count", keys[i]);
+		if (series_add(&r->swap, keys[i], t, x))
+			return bad(why, "out of memory");
+	}
+	return 0;
 }
 
 /* A "stats" row: refault counters, memory.current per memcg, operations per workload. */
@@ -410,7 +544,10 @@ static int add_stats_row(struct prun *r, const json_t *o, double t, char *why)
 	}
 	if (add_map(&r->mem, json_object_get(o, "memory_current"), "memory_current", MAX_MEMCGS, t,
 		    false, why) ||
-	    add_map(&r->ops, json_object_get(o, "ops"), "ops", SCN_MAX_WORKLOADS, t, true, why))
+	    add_map(&r->ops, json_object_get(o, "ops"), "ops", SCN_MAX_WORKLOADS, t, true, why) ||
+	    add_parents(r, json_object_get(o, "memcg_parent"), json_object_get(o, "memory_current"),
+			why) ||
+	    add_swap(r, o, t, why))
 		return -1;
 	r->nr_stats++;
 	r->last_stats_t = t;
@@ -452,6 +589,24 @@ out:
 
 /* ---- the gnuplot script ---- */
 
+/* A malloc'ed printf: the titles hold whole names. */
+__attribute__((format(printf, 1, 2)))
+static char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		fprintf(stderr, "mmemu: plot: out of memory\n");
+		exit(2);
+	}
+	return s;
+}
+
 /* A gnuplot single-quoted string ('' is a quote). */
 static void gp_str(FILE *f, const char *s)
 {
@@ -475,10 +630,29 @@ static const char *const gen_colors[] = {
 	"#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
 };
 #define NR_GEN_COLORS (int)(sizeof(gen_colors) / sizeof(gen_colors[0]))
+/* inactive_anon, active_anon, inactive_file, active_file (list_names order) */
 static const char *const list_colors[4] = { "#f4a582", "#b2182b", "#92c5de", "#2166ac" };
 
-enum what { W_GENS, W_MEMORY, W_THROUGHPUT, W_REFAULTS };
-static const char *const what_names[] = { "gens", "memory", "throughput", "refaults" };
+enum what { W_GENS, W_MEMORY, W_THROUGHPUT, W_REFAULTS, W_SWAP, NR_WHAT };
+static const char *const what_names[NR_WHAT] = {
+	"gens", "memory", "throughput", "refaults", "swap",
+};
+
+/*
+ * Small multiples: a grid of panels with shared axes, at most GRID_COLS
+ * (gens: GENS_COLS) wide, so the image never grows wider with the number
+ * of memcgs or lruvecs. Past PLOT_TOP memcgs (gens: lruvecs per policy),
+ * the ones under the most reclaim pressure get a panel and the rest are
+ * summed into one "others" panel. The sizes are estimates of what stays
+ * readable: a 3 x 3 grid of 500 x 300 pixel panels, labels at 9 points.
+ */
+#define PLOT_TOP 8
+#define GRID_COLS 3
+#define GENS_COLS 4
+#define PANEL_W 500
+#define PANEL_H 300
+#define GENS_PANEL_W 420
+#define GENS_PANEL_H 270
 
 struct plot {
 	struct prun *runs;
@@ -489,22 +663,29 @@ struct plot {
 	const char *title;	/* scenario, scale */
 	int nblock;		/* datablocks written */
 	double ymax;		/* the largest y in them since it was last reset */
-	bool note;		/* say on stderr what is left out (for one of the scripts) */
+	const char **sel;	/* --memcg: the memcgs asked for ("/x"), NULL for all */
+	int nsel;
+	int node;		/* --node, or -1 for every node */
 };
+
+/* Room for the multiplot's title lines (estimate: about 120 characters at 10 points). */
+#define MIN_WIDTH 900
 
 static void gp_header(FILE *f, const struct plot *p, int width, int height)
 {
+	if (width < MIN_WIDTH)
+		width = MIN_WIDTH;
 	fprintf(f, "# mmemu plot: %s\nset encoding utf8\n", p->title);
 	if (p->png)
 		fprintf(f,
 			"if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-			"  set terminal pngcairo size %d,%d font 'sans,10' noenhanced background rgb 'white'\n"
+			"  set terminal pngcairo size %d,%d font 'sans,9' noenhanced background rgb 'white'\n"
 			"} else {\n"
 			"  set terminal png size %d,%d noenhanced background rgb 'white'\n"
 			"}\n",
 			width, height, width, height);
 	else
-		fprintf(f, "set terminal svg size %d,%d dynamic font 'sans,11' noenhanced "
+		fprintf(f, "set terminal svg size %d,%d dynamic font 'sans,10' noenhanced "
 			   "background rgb 'white'\n", width, height);
 	if (p->to_file) {
 		fprintf(f, "set output ");
@@ -513,14 +694,45 @@ static void gp_header(FILE *f, const struct plot *p, int width, int height)
 	}
 	fprintf(f, "set grid lc rgb '#dddddd'\nset border lc rgb '#555555'\n"
 		   "set xlabel 'time (s)'\nset xrange [0:*]\nset autoscale xfixmax\nset yrange [0:*]\n"
-		   "set key top left box opaque font ',9'\n");
+		   "set key top left box opaque font ',8' samplen 2\n");
 }
 
-static void gp_footer(FILE *f, bool multiplot)
+static void gp_footer(FILE *f)
 {
-	if (multiplot)
-		fprintf(f, "unset multiplot\n");
-	fprintf(f, "unset output\n");
+	fprintf(f, "unset multiplot\nunset output\n");
+}
+
+/* rows x cols for n panels, at most maxcols wide */
+static void grid(int n, int maxcols, int *rows, int *cols)
+{
+	*cols = n < 1 ? 1 : n < maxcols ? n : maxcols;
+	*rows = n < 1 ? 1 : (n + *cols - 1) / *cols;
+}
+
+/* A gnuplot double-quoted string: a line break stays one. */
+static void gp_dstr(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if (*s == '\n')
+			fprintf(f, "\\n");
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* The multiplot of rows x cols panels, titled what (lines may break) and the scenario. */
+static void gp_multiplot(FILE *f, const struct plot *p, int rows, int cols, const char *what)
+{
+	char *title = xasprintf("%s \xe2\x80\x94 %s", p->title, what);
+
+	fprintf(f, "set multiplot layout %d,%d title ", rows, cols);
+	gp_dstr(f, title);
+	fprintf(f, " font ',10'\n");
+	free(title);
 }
 
 /*
@@ -554,9 +766,14 @@ static int gp_block(FILE *f, struct plot *p, const struct series *s, double scal
 
 static void gp_line(FILE *f, bool first, int block, int color, int dash, const char *title)
 {
-	fprintf(f, "%s $d%d using 1:2 with lines lw 2 lc rgb '%s' dt %d title ", first ? "plot" : ",",
+	fprintf(f, "%s $d%d using 1:2 with lines lw 2 lc rgb '%s' dt %d ", first ? "plot" : ",",
 		block, policy_colors[color % NR_POLICY_COLORS], dash % 5 + 1);
-	gp_str(f, title);
+	if (title) {
+		fprintf(f, "title ");
+		gp_str(f, title);
+	} else {
+		fprintf(f, "notitle");
+	}
 	fprintf(f, " \\\n");
 }
 
@@ -589,24 +806,6 @@ static int union_names(const struct plot *p, size_t off, const char ***names)
 	return n;
 }
 
-/* A malloc'ed printf: the titles hold whole names. */
-__attribute__((format(printf, 1, 2)))
-static char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		fprintf(stderr, "mmemu: plot: out of memory\n");
-		exit(2);
-	}
-	return s;
-}
-
 static const struct series *find_series(const struct seriesset *ss, const char *name)
 {
 	for (int i = 0; i < ss->n; i++)
@@ -615,93 +814,384 @@ static const struct series *find_series(const struct seriesset *ss, const char *
 	return NULL;
 }
 
-static void plot_memory(FILE *f, struct plot *p)
+/* The last value of s at or before t (0 before its first). */
+static double value_at(const double *ts, const double *vs, int n, double t)
 {
-	const char **names;
-	int n = union_names(p, offsetof(struct prun, mem), &names), lines = 0;
-	bool first = true;
+	int lo = 0, hi = n;	/* the first index with ts[i] > t */
 
-	for (int r = 0; r < p->nr_runs; r++)
-		for (int m = 0; m < n; m++)
-			lines += find_series(&p->runs[r].mem, names[m]) != NULL;
-	/* tall enough for the key to name every line (gnuplot leaves out what does not fit) */
-	gp_header(f, p, 1000, lines * 16 + 120 > 600 ? lines * 16 + 120 : 600);
-	fprintf(f, "set title ");
-	gp_str(f, "memory.current per memcg \xe2\x80\x94 ");
-	fprintf(f, " . ");
-	gp_str(f, p->title);
-	fprintf(f, "\nset ylabel 'MiB'\nset key outside right top\n");
-	/* the data first: a datablock cannot start inside a plot command */
-	p->ymax = 0;
-	for (int pass = 0, block = p->nblock; pass < 2; pass++) {
-		if (pass)	/* all zero: a range gnuplot need not warn about */
-			fprintf(f, "set yrange [0:%s]\n", p->ymax > 0 ? "*" : "1");
-		for (int r = 0; r < p->nr_runs; r++)
-			for (int m = 0; m < n; m++) {
-				const struct series *s = find_series(&p->runs[r].mem, names[m]);
-				char *title;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
 
-				if (!s)
-					continue;
-				if (!pass) {
-					gp_block(f, p, s, 1.0 / (1 << 20), false);
-					continue;
-				}
-				title = xasprintf("%s %s", p->runs[r].label, names[m]);
-				gp_line(f, first, block++, r, m, title);
-				free(title);
-				first = false;
-			}
+		if (ts[mid] <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	fprintf(f, "\n");
-	gp_footer(f, false);
-	free(names);
+	return lo ? vs[lo - 1] : 0;
 }
 
-/* One panel per name (workload, or refault type), one line per run. */
-static void plot_panels(FILE *f, struct plot *p, size_t off, const char *what,
-			const char *panel_fmt, const char *ylabel)
+/*
+ * The y range over the largest value, so that a key of n lines at the top
+ * of the first panel hides no line: about 7% of the panel a line (an
+ * estimate at 300 pixels and 8 points).
+ */
+static double key_room(int n)
+{
+	return 1.05 + 0.07 * n;
+}
+
+/* ---- which memcgs get a panel ---- */
+
+/*
+ * Reclaim pressure on a memcg: pgscan + workingset_refault_anon +
+ * workingset_refault_file of its memory.stat at the end of each run,
+ * summed over the runs: the pages reclaim looked at in it and the pages
+ * it had to read back.
+ */
+static double pressure_of(const struct plot *p, const char *name)
+{
+	double sum = 0;
+
+	for (int r = 0; r < p->nr_runs; r++) {
+		const struct mcinfo *mc = mcinfo_find(&p->runs[r], name);
+
+		if (mc)
+			sum += mc->pressure;
+	}
+	return sum;
+}
+
+#define PRESSURE_TEXT "reclaim pressure (pgscan + workingset_refault_anon + _file)"
+
+struct ranked {
+	const char *name;
+	double pressure;
+	int first;		/* first-seen order: ties keep it */
+};
+
+static int by_pressure(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	if (x->pressure != y->pressure)
+		return x->pressure > y->pressure ? -1 : 1;
+	return x->first - y->first;
+}
+
+/* names[0..n) most pressure first, into a malloc'ed array. */
+static struct ranked *rank_memcgs(const struct plot *p, const char *const *names, int n)
+{
+	struct ranked *rk = calloc((size_t)(n ? n : 1), sizeof(*rk));
+
+	if (!rk) {
+		fprintf(stderr, "mmemu: plot: out of memory\n");
+		exit(2);
+	}
+	for (int i = 0; i < n; i++)
+		rk[i] = (struct ranked){ names[i], pressure_of(p, names[i]), i };
+	qsort(rk, (size_t)n, sizeof(*rk), by_pressure);
+	return rk;
+}
+
+static bool is_selected(const struct plot *p, const char *name)
+{
+	if (!p->sel)
+		return true;
+	for (int i = 0; i < p->nsel; i++)
+		if (!strcmp(p->sel[i], name))
+			return true;
+	return false;
+}
+
+/* Whether name is in names[0..n). */
+static bool among(const char *const *names, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * Whether an ancestor of name (below the root) is among names[0..n) in run
+ * r: then its pages are counted there already.
+ */
+static bool ancestor_among(const struct prun *r, const char *name, const char *const *names, int n)
+{
+	const struct mcinfo *mc = mcinfo_find(r, name);
+
+	/* the parents were checked to be memcgs, not that they end at the root: at most nmc steps */
+	for (int steps = 0; mc && mc->parent && steps < r->nmc; steps++) {
+		if (strcmp(mc->parent, "/") && among(names, n, mc->parent))
+			return true;
+		mc = mcinfo_find(r, mc->parent);
+	}
+	return false;
+}
+
+/* ---- memory ---- */
+
+/* Limit lines of one memcg in run r (MiB, 0: none). */
+static void memcg_limits(const struct prun *r, const char *name, double *max, double *high)
+{
+	const struct mcinfo *mc = mcinfo_find(r, name);
+
+	*max = mc ? mc->max / (1 << 20) : 0;
+	*high = mc ? mc->high / (1 << 20) : 0;
+}
+
+/*
+ * The others panel of the memory plot: per run, the memory.current of the
+ * other memcgs summed (a nested memcg whose ancestor is among them counted
+ * once, in the ancestor), on the times of the run's stats rows.
+ */
+static void memory_others(FILE *f, struct plot *p, const char *const *others, int n)
+{
+	int block = p->nblock;
+	bool first = true;
+	char *title;
+
+	for (int r = 0; r < p->nr_runs; r++) {
+		const struct prun *run = &p->runs[r];
+		const struct series *clock = find_series(&run->refault, "file");
+
+		fprintf(f, "$d%d << EOD\n", p->nblock++);
+		for (int k = 0; clock && k < clock->n; k++) {
+			double sum = 0;
+
+			for (int i = 0; i < n; i++) {
+				const struct series *s = find_series(&run->mem, others[i]);
+
+				if (s && !ancestor_among(run, others[i], others, n))
+					sum += value_at(s->t, s->v, s->n, clock->t[k]);
+			}
+			fprintf(f, "%.6f %.10g\n", clock->t[k], sum / (1 << 20));
+		}
+		fprintf(f, "EOD\n");
+	}
+	title = xasprintf("others: %d memcgs summed (own y scale)", n);
+	fprintf(f, "set title ");
+	gp_str(f, title);
+	free(title);
+	fprintf(f, "\nunset key\nset yrange [0:*]\n");
+	for (int r = 0; r < p->nr_runs; r++, first = false)
+		gp_line(f, first, block + r, r, 0, NULL);
+	fprintf(f, "\n");
+}
+
+static void plot_memory(FILE *f, struct plot *p)
+{
+	const char **names, **shown = NULL, **others = NULL;
+	int n = union_names(p, offsetof(struct prun, mem), &names), nshown = 0, nothers = 0;
+	int rows, cols, cand = 0;
+	int limits = 0;		/* bit 0: a memory.max, bit 1: a memory.high */
+	double ymax = 0;
+	char *what;
+
+	shown = calloc((size_t)n + 1, sizeof(*shown));
+	others = calloc((size_t)n + 1, sizeof(*others));
+	if (!shown || !others) {
+		fprintf(stderr, "mmemu: plot: out of memory\n");
+		exit(2);
+	}
+	/* the root's memory.current is every memcg's: drawn only when asked for or alone */
+	for (int i = 0; i < n; i++)
+		if (p->sel ? is_selected(p, names[i]) : (strcmp(names[i], "/") || n == 1))
+			names[cand++] = names[i];
+	if (p->sel || cand <= PLOT_TOP + 1) {
+		/* --memcg: in the order asked */
+		for (int i = 0; i < (p->sel ? p->nsel : cand); i++)
+			shown[nshown++] = p->sel ? p->sel[i] : names[i];
+	} else {
+		struct ranked *rk = rank_memcgs(p, names, cand);
+
+		for (int i = 0; i < cand; i++) {
+			if (i < PLOT_TOP)
+				shown[nshown++] = rk[i].name;
+			else
+				others[nothers++] = rk[i].name;
+		}
+		free(rk);
+	}
+	grid(nshown + (nothers > 0), GRID_COLS, &rows, &cols);
+	gp_header(f, p, cols * PANEL_W, 60 + rows * PANEL_H + (nothers ? 36 : 0));
+	fprintf(f, "set ylabel 'MiB'\nset format y '%%.4g'\n");
+	if (nothers)
+		what = xasprintf("memory.current per memcg, one line per policy; dashed memory.max, "
+				 "dotted memory.high\nthe %d of %d memcgs under the most "
+				 PRESSURE_TEXT ",\nthe others summed", nshown, cand);
+	else
+		what = xasprintf("memory.current per memcg, one line per policy; dashed memory.max, "
+				 "dotted memory.high");
+	/* the shared y axis: the largest value or limit over the panels */
+	for (int k = 0; k < nshown; k++)
+		for (int r = 0; r < p->nr_runs; r++) {
+			const struct series *s = find_series(&p->runs[r].mem, shown[k]);
+			double max, high;
+
+			for (int i = 0; s && i < s->n; i++)
+				if (s->v[i] / (1 << 20) > ymax)
+					ymax = s->v[i] / (1 << 20);
+			memcg_limits(&p->runs[r], shown[k], &max, &high);
+			ymax = fmax(ymax, fmax(max, high));
+			limits |= (max > 0) | (high > 0) << 1;
+		}
+	gp_multiplot(f, p, rows, cols, what);
+	free(what);
+	for (int k = 0; k < nshown; k++) {
+		int block = p->nblock;
+		bool first = true;
+
+		for (int r = 0; r < p->nr_runs; r++) {
+			const struct series *s = find_series(&p->runs[r].mem, shown[k]);
+
+			if (s)
+				gp_block(f, p, s, 1.0 / (1 << 20), false);
+		}
+		fprintf(f, "set title ");
+		gp_str(f, shown[k]);
+		fprintf(f, "\nset yrange [0:%.10g]\n", ymax > 0 ? ymax * key_room(p->nr_runs + (limits & 1) + (limits >> 1)) : 1.0);
+		if (k)
+			fprintf(f, "unset key\n");
+		else
+			fprintf(f, "set key top left box opaque font ',8' samplen 2\n");
+		for (int r = 0; r < p->nr_runs; r++) {
+			const struct series *s = find_series(&p->runs[r].mem, shown[k]);
+			double max, high;
+
+			if (s) {
+				gp_line(f, first, block++, r, 0, k ? NULL : p->runs[r].label);
+				first = false;
+			}
+			memcg_limits(&p->runs[r], shown[k], &max, &high);
+			for (int l = 0; l < 2; l++)
+				if ((l ? high : max) > 0) {
+					fprintf(f, "%s %.10g with lines lw 1.5 lc rgb '%s' dt %d notitle \\\n",
+						first ? "plot" : ",", l ? high : max,
+						policy_colors[r % NR_POLICY_COLORS], l ? 3 : 2);
+					first = false;
+				}
+		}
+		for (int l = 0; !k && l < 2; l++)
+			if (limits & (1 << l)) {
+				fprintf(f, "%s NaN with lines lw 1.5 lc rgb '#555555' dt %d title '%s' \\\n",
+					first ? "plot" : ",", l ? 3 : 2, l ? "memory.high" : "memory.max");
+				first = false;
+			}
+		if (first)	/* a memcg asked for with no samples: an empty panel */
+			fprintf(f, "plot NaN notitle");
+		fprintf(f, "\n");
+	}
+	if (nothers)
+		memory_others(f, p, others, nothers);
+	gp_footer(f);
+	free(names);
+	free(shown);
+	free(others);
+}
+
+/* ---- throughput, refaults, swap: one panel per name, one line per run ---- */
+
+struct panels {
+	size_t off;		/* the seriesset in struct prun */
+	const char *what;	/* the plot's title */
+	const char *panel_fmt;	/* a panel's title from its name */
+	const char *(*title_of)(const char *name);	/* or this, when set */
+	const char *ylabel;
+	double scale;		/* y units per count */
+	bool rate;		/* per second, else the value */
+	bool shared_y;		/* one y range for every panel */
+};
+
+static void plot_panels(FILE *f, struct plot *p, const struct panels *pp)
 {
 	const char **names;
-	int n = union_names(p, off, &names);
+	int n = union_names(p, pp->off, &names), rows, cols;
+	double ymax = 0;
 
-	gp_header(f, p, 1000, 120 + 300 * n);
-	fprintf(f, "set format y '%%.0f'\nset ylabel ");
-	gp_str(f, ylabel);
-	fprintf(f, "\nset key outside right top\nset multiplot layout %d,1 title ", n);
-	gp_str(f, what);
-	fprintf(f, " . ' \xe2\x80\x94 ' . ");
-	gp_str(f, p->title);
+	grid(n, GRID_COLS, &rows, &cols);
+	gp_header(f, p, cols * PANEL_W, 60 + rows * PANEL_H);
+	fprintf(f, "set ylabel ");
+	gp_str(f, pp->ylabel);
 	fprintf(f, "\n");
-	for (int k = 0; k < n; k++) {
-		char *title = xasprintf(panel_fmt, names[k]);
+	gp_multiplot(f, p, rows, cols, pp->what);
+	/* the data first, to know the shared range */
+	for (int k = 0; k < n; k++)
+		for (int r = 0; r < p->nr_runs; r++) {
+			const struct series *s = find_series(
+				(const void *)((const char *)&p->runs[r] + pp->off), names[k]);
+
+			if (!s)
+				continue;
+			p->ymax = 0;
+			gp_block(f, p, s, pp->scale, pp->rate);
+			ymax = fmax(ymax, p->ymax);
+		}
+	/* 450k, 1.8M rather than 4.5e+05 */
+	fprintf(f, "set format y '%s'\n", ymax >= 1e4 ? "%.1s%c" : "%.4g");
+	for (int k = 0, block = 0; k < n; k++) {
+		char *title = pp->title_of ? xstrdup(pp->title_of(names[k])) :
+			      xasprintf(pp->panel_fmt, names[k]);
+		double panel_max = 0;
 		bool first = true;
 
 		fprintf(f, "set title ");
 		gp_str(f, title);
-		fprintf(f, "\n");
+		fprintf(f, "\n%s\n", k ? "unset key" : "set key top left box opaque font ',8' samplen 2");
 		free(title);
-		p->ymax = 0;
-		for (int pass = 0, block = p->nblock; pass < 2; pass++) {
-			if (pass)	/* all zero: a range gnuplot need not warn about */
-				fprintf(f, "set yrange [0:%s]\n", p->ymax > 0 ? "*" : "1");
-			for (int r = 0; r < p->nr_runs; r++) {
-				const struct series *s = find_series(
-					(const void *)((const char *)&p->runs[r] + off), names[k]);
+		for (int r = 0; r < p->nr_runs; r++) {
+			const struct series *s = find_series(
+				(const void *)((const char *)&p->runs[r] + pp->off), names[k]);
 
-				if (!s)
-					continue;
-				if (!pass)
-					gp_block(f, p, s, 1, true);
-				else
-					gp_line(f, first, block++, r, 0, p->runs[r].label);
-				first = !pass;
-			}
+			for (int i = 0; s && i < s->n; i++)
+				panel_max = fmax(panel_max, s->v[i]);
+		}
+		/* all zero: a range gnuplot need not warn about */
+		if (pp->shared_y)
+			fprintf(f, "set yrange [0:%.10g]\n",
+				ymax > 0 ? ymax * key_room(p->nr_runs) : 1.0);
+		else
+			fprintf(f, "set yrange [0:%s]\nset offsets 0, 0, graph %.3g, 0\n",
+				panel_max > 0 ? "*" : "1", k ? 0 : key_room(p->nr_runs) - 1);
+		for (int r = 0; r < p->nr_runs; r++) {
+			const struct series *s = find_series(
+				(const void *)((const char *)&p->runs[r] + pp->off), names[k]);
+
+			if (!s)
+				continue;
+			gp_line(f, first, block++, r, 0, k ? NULL : p->runs[r].label);
+			first = false;
 		}
 		fprintf(f, "\n");
 	}
-	gp_footer(f, true);
+	gp_footer(f);
 	free(names);
+}
+
+/* The swap panels' titles, by series name. */
+static const char *swap_title(const char *name)
+{
+	static const char *const titles[][2] = {
+		{ "swap_used", "swap in use (slots used)" },
+		{ "zram_stored", "zram: pages stored (orig_data_size)" },
+		{ "zram_pool", "zram: pool memory (mem_used_total)" },
+	};
+
+	for (size_t i = 0; i < sizeof(titles) / sizeof(titles[0]); i++)
+		if (!strcmp(titles[i][0], name))
+			return titles[i][1];
+	return name;
+}
+
+static void plot_swap(FILE *f, struct plot *p)
+{
+	const struct panels pp = {
+		.off = offsetof(struct prun, swap), .ylabel = "MiB", .scale = 4096.0 / (1 << 20),
+		.what = "swap and zram use, one line per policy (shared y axis)",
+		.title_of = swap_title, .shared_y = true,
+	};
+
+	plot_panels(f, p, &pp);
 }
 
 /* ---- gens ---- */
@@ -710,7 +1200,7 @@ static bool lvec_empty(const struct lvec *lv)
 {
 	for (int k = 0; k < lv->n; k++)
 		for (int i = 0; i < lv->rows[k].n; i++)
-			if (lv->rows[k].v[i] != 0)
+			if (lv->rows[k].anon[i] != 0 || lv->rows[k].file[i] != 0)
 				return false;
 	return true;
 }
@@ -723,62 +1213,127 @@ static const struct lvec *find_lvec(const struct prun *r, const char *memcg, int
 	return NULL;
 }
 
+/* A round step near span / 2: 1, 2 or 5 times a power of ten. */
+static double nice_step(double span)
+{
+	double m = pow(10, floor(log10(span / 2))), x = span / 2 / m;
+
+	return (x < 1.5 ? 1 : x < 3.5 ? 2 : x < 7.5 ? 5 : 10) * m;
+}
+
+/* The y tics of a mirrored panel (anon below zero, file above), labelled without sign. */
+static void gp_mirror_ytics(FILE *f, double ylo, double yhi)
+{
+	double step = nice_step(fmax(-ylo, yhi));
+	long long k0 = (long long)ceil(ylo / step), k1 = (long long)floor(yhi / step);
+
+	fprintf(f, "set ytics (");
+	for (long long k = k0; k <= k1; k++) {
+		double y = fabs((double)k * step);
+
+		if (y >= 1e6)
+			fprintf(f, "%s'%gM' %.10g", k == k0 ? "" : ", ", y / 1e6, (double)k * step);
+		else if (y >= 1e4)
+			fprintf(f, "%s'%gk' %.10g", k == k0 ? "" : ", ", y / 1e3, (double)k * step);
+		else
+			fprintf(f, "%s'%g' %.10g", k == k0 ? "" : ", ", y, (double)k * step);
+	}
+	fprintf(f, ")\n");
+}
+
+/* Markers: where max_seq (aging) or a min_seq (eviction) moved on since the previous sample. */
+static const struct {
+	const char *style;
+	int which;		/* -1: max_seq, else min_seq[which] */
+	double at;		/* the y of the marks: a share of the top (file) or bottom (anon) */
+} marks[] = {
+	{ /* aging */ "pt 9 ps 0.9 lc rgb '#222222'", -1, 0.92 },
+	{ /* a file generation evicted */ "pt 11 ps 0.9 lc rgb '#2166ac'", 1, 0.6 },
+	{ /* an anon generation evicted */ "pt 11 ps 0.9 lc rgb '#b2182b'", 0, 0.93 },
+};
+#define NR_MARKS (int)(sizeof(marks) / sizeof(marks[0]))
+
+static long long mark_seq(const struct lvrow *row, int which)
+{
+	return which < 0 ? row->max_seq : row->min_seq[which];
+}
+
 /*
- * One lruvec of one run: bands stacked oldest at the bottom (generations
- * by seq, or the four lists), the total on top, and each wide enough
- * generation labelled with its seq where it is widest.
+ * One lruvec of one run: file pages above the zero line, anon below, each
+ * as bands stacked oldest next to the line (MGLRU generations by seq, or
+ * classic's inactive then active list), on the shared ranges; MGLRU's
+ * aging and evictions marked, and each wide enough generation labelled
+ * with its seq where it is widest.
  */
-static void gens_panel(FILE *f, struct plot *p, const struct prun *r, const struct lvec *lv)
+static void gens_panel(FILE *f, struct plot *p, const struct prun *r, const struct lvec *lv,
+		       double ylo, double yhi)
 {
 	long long lo = 0, hi = -1;
-	int nb, block = p->nblock++;
-	double ymax = 0, tmax = 0;
+	int nb, block = p->nblock++, mblock[NR_MARKS];
 	double *best_w, *best_t, *best_y;
+	double tmax = lv->n ? lv->rows[lv->n - 1].t : 0;
 	char *title;
 
 	if (lv->gens) {
-		for (int k = 0; k < lv->n; k++) {
-			if (!k || lv->rows[k].seq0 < lo)
-				lo = lv->rows[k].seq0;
-			if (!k || lv->rows[k].seq0 + lv->rows[k].n - 1 > hi)
-				hi = lv->rows[k].seq0 + lv->rows[k].n - 1;
-		}
+		/* min_seq and max_seq only move on (checked on reading) */
+		lo = lv->rows[0].seq0;
+		hi = lv->rows[lv->n - 1].max_seq;
 		nb = (int)(hi - lo + 1);
 	} else {
-		nb = 4;
+		nb = 2;
 	}
-	if (nb < 0)
-		nb = 0;
-	best_w = calloc((size_t)nb + 1, sizeof(double));
-	best_t = calloc((size_t)nb + 1, sizeof(double));
-	best_y = calloc((size_t)nb + 1, sizeof(double));
+	/* per band and half (file 0..nb, anon nb..2nb): where it is widest */
+	best_w = calloc(2 * (size_t)nb + 1, sizeof(double));
+	best_t = calloc(2 * (size_t)nb + 1, sizeof(double));
+	best_y = calloc(2 * (size_t)nb + 1, sizeof(double));
+	if (!best_w || !best_t || !best_y) {
+		fprintf(stderr, "mmemu: plot: out of memory\n");
+		exit(2);
+	}
 
-	/* columns: t, 0, then the top of each band */
+	/* columns: t, 0, the top of each file band, then the bottom of each anon band */
 	fprintf(f, "$d%d << EOD\n", block);
 	for (int k = 0; k < lv->n; k++) {
 		const struct lvrow *row = &lv->rows[k];
-		double cum = 0;
 
 		fprintf(f, "%.6f 0", row->t);
-		for (int b = 0; b < nb; b++) {
-			long long i = lv->gens ? lo + b - row->seq0 : b;
-			double w = i >= 0 && i < row->n ? row->v[i] : 0;
+		for (int half = 0; half < 2; half++) {
+			double cum = 0, sign = half ? -1 : 1;
 
-			if (best_w && w > best_w[b]) {
-				best_w[b] = w;
-				best_t[b] = row->t;
-				best_y[b] = cum + w / 2;
+			for (int b = 0; b < nb; b++) {
+				long long i = lv->gens ? lo + b - row->seq0 : b;
+				double w = i >= 0 && i < row->n ? (half ? row->anon : row->file)[i] : 0;
+
+				if (w > best_w[half * nb + b]) {
+					best_w[half * nb + b] = w;
+					best_t[half * nb + b] = row->t;
+					best_y[half * nb + b] = sign * (cum + w / 2);
+				}
+				cum += w;
+				fprintf(f, " %.10g", sign * cum);
 			}
-			cum += w;
-			fprintf(f, " %.10g", cum);
 		}
-		if (cum > ymax)
-			ymax = cum;
-		if (row->t > tmax)
-			tmax = row->t;
 		fprintf(f, "\n");
 	}
 	fprintf(f, "EOD\n");
+	for (int m = 0; m < NR_MARKS; m++) {
+		int nr = 0;
+
+		mblock[m] = -1;
+		for (int k = 1; lv->gens && k < lv->n; k++) {
+			if (mark_seq(&lv->rows[k], marks[m].which) == mark_seq(&lv->rows[k - 1],
+									      marks[m].which))
+				continue;
+			if (!nr++) {
+				mblock[m] = p->nblock++;
+				fprintf(f, "$d%d << EOD\n", mblock[m]);
+			}
+			fprintf(f, "%.6f %.10g\n", lv->rows[k].t,
+				marks[m].at * (marks[m].which ? yhi : ylo));
+		}
+		if (nr)
+			fprintf(f, "EOD\n");
+	}
 
 	title = xasprintf("memcg %s node %d \xe2\x80\x94 %s", lv->memcg, lv->node, r->label);
 	fprintf(f, "set title ");
@@ -786,75 +1341,134 @@ static void gens_panel(FILE *f, struct plot *p, const struct prun *r, const stru
 	free(title);
 	fprintf(f, "\nunset label\n");
 	/*
-	 * Labels near either end of the time axis are aligned to stay inside;
-	 * one that would overlap a label already placed is left out.
+	 * Each band is labelled in the half where it is widest; labels near
+	 * either end of the time axis are aligned to stay inside, one that would
+	 * overlap a label already placed is left out.
 	 */
-	if (lv->gens && best_w)
-		for (int b = 0, placed = 0; b < nb; b++) {
-			bool clash = false;
+	for (int b = 0, placed = 0; lv->gens && b < nb; b++) {
+		int j = best_w[nb + b] > best_w[b] ? nb + b : b;
+		bool clash = false;
 
-			if (!(best_w[b] > 0 && best_w[b] >= 0.06 * ymax))
-				continue;
-			for (int q = 0; q < placed && !clash; q++)
-				clash = fabs(best_t[q] - best_t[b]) < 0.08 * tmax &&
-					fabs(best_y[q] - best_y[b]) < 0.06 * ymax;
-			if (clash)
-				continue;
-			fprintf(f, "set label 'seq %lld' at %.6f,%.10g %s front font ',8'\n",
-				lo + b, best_t[b], best_y[b],
-				best_t[b] > 0.85 * tmax ? "right" :
-				best_t[b] < 0.15 * tmax ? "left" : "center");
-			/* the placed labels move to the front of the arrays */
-			best_t[placed] = best_t[b];
-			best_y[placed++] = best_y[b];
-		}
-	/* head room for the key (classic) */
-	fprintf(f, "set yrange [0:%.10g]\n", ymax > 0 ? ymax * (lv->gens ? 1.05 : 1.3) : 1.0);
-	if (lv->gens)
-		fprintf(f, "unset key\n");
-	else
-		fprintf(f, "set key top left box opaque font ',8' maxrows 2\n");
-	fprintf(f, "plot");
-	for (int b = 0; b < nb; b++) {
-		if (best_w && best_w[b] == 0 && lv->gens)
+		if (!(best_w[j] > 0 && best_w[j] >= 0.08 * (j < nb ? yhi : -ylo)))
 			continue;
-		fprintf(f, " $d%d using 1:%d:%d with filledcurves fs solid 0.85 border lc rgb 'white' "
-			   "fc rgb '%s' ",
-			block, b + 2, b + 3,
-			lv->gens ? gen_colors[(lo + b) % NR_GEN_COLORS] : list_colors[b]);
-		if (lv->gens) {
-			fprintf(f, "notitle");
-		} else {
-			fprintf(f, "title ");
-			gp_str(f, list_names[b]);
-		}
-		fprintf(f, ", \\\n    ");
+		for (int q = 0; q < placed && !clash; q++)
+			clash = fabs(best_t[q] - best_t[j]) < 0.1 * tmax &&
+				fabs(best_y[q] - best_y[j]) < 0.07 * (yhi - ylo);
+		if (clash)
+			continue;
+		fprintf(f, "set label 'seq %lld' at %.6f,%.10g %s front font ',7'\n", lo + b,
+			best_t[j], best_y[j],
+			best_t[j] > 0.85 * tmax ? "right" : best_t[j] < 0.15 * tmax ? "left" : "center");
+		/* the placed labels move to the front of the arrays */
+		best_t[placed] = best_t[j];
+		best_y[placed++] = best_y[j];
 	}
-	fprintf(f, " $d%d using 1:%d with lines lw 1 lc rgb '#333333' title 'total'\n", block,
-		nb + 2);
+	fprintf(f, "set yrange [%.10g:%.10g]\n", ylo, yhi);
+	gp_mirror_ytics(f, ylo, yhi);
+	fprintf(f, "unset key\nset title font ',8'\n");
+	fprintf(f, "plot");
+	for (int half = 0; half < 2; half++)
+		for (int b = 0; b < nb; b++) {
+			int lower = b ? (half ? nb + 2 + b : 2 + b) : 2;
+
+			if (lv->gens && best_w[half * nb + b] == 0)
+				continue;
+			fprintf(f, " $d%d using 1:%d:%d with filledcurves fs solid 0.85 border lc rgb "
+				   "'white' fc rgb '%s' ",
+				block, lower, (half ? nb + 3 : 3) + b,
+				lv->gens ? gen_colors[(lo + b) % NR_GEN_COLORS] :
+					   list_colors[(half ? 0 : 2) + b]);
+			fprintf(f, "notitle, \\\n    ");
+		}
+	for (int m = 0; m < NR_MARKS; m++) {
+		if (mblock[m] >= 0)
+			fprintf(f, " $d%d using 1:2 with points %s notitle, \\\n    ", mblock[m],
+				marks[m].style);
+	}
+	fprintf(f, " 0 with lines lw 1 lc rgb '#333333' notitle\n");
 	free(best_w);
 	free(best_t);
 	free(best_y);
 }
-
-/*
- * The gens plot has a column per lruvec: at most this many (a 36000-pixel
- * wide image); the others are named on stderr as left out, never dropped
- * without a word.
- */
-#define PLOT_MAX_COLUMNS 64
 
 struct lkey {
 	const char *memcg;	/* the lvec's */
 	int node;
 };
 
+/* The total anon and file pages of the lruvecs keys[0..n) of run r at time t. */
+static void others_at(const struct prun *r, const struct lkey *keys, int n, double t,
+		      double *anon, double *file)
+{
+	*anon = *file = 0;
+	for (int i = 0; i < n; i++) {
+		const struct lvec *lv = find_lvec(r, keys[i].memcg, keys[i].node);
+		int k = lv ? lv->n : 0;
+
+		while (k > 0 && lv->rows[k - 1].t > t)
+			k--;
+		if (!k)
+			continue;
+		for (int g = 0; g < lv->rows[k - 1].n; g++) {
+			*anon += lv->rows[k - 1].anon[g];
+			*file += lv->rows[k - 1].file[g];
+		}
+	}
+}
+
+/* The others panel of one run: the other lruvecs' file pages above zero, anon below, summed. */
+static void gens_others(FILE *f, struct plot *p, const struct prun *r, const struct lkey *keys,
+			int n, int nmemcgs)
+{
+	const struct lvec *clock = NULL;
+	int block = p->nblock++;
+	double ylo = 0, yhi = 0;
+	char *title;
+
+	/* the times of the run's lruvec samples: those of its lruvec with the most rows */
+	for (int i = 0; i < r->nlv; i++)
+		if (!clock || r->lv[i].n > clock->n)
+			clock = &r->lv[i];
+	fprintf(f, "$d%d << EOD\n", block);
+	for (int k = 0; clock && k < clock->n; k++) {
+		double anon, file;
+
+		others_at(r, keys, n, clock->rows[k].t, &anon, &file);
+		fprintf(f, "%.6f 0 %.10g %.10g\n", clock->rows[k].t, file, -anon);
+		ylo = fmin(ylo, -anon);
+		yhi = fmax(yhi, file);
+	}
+	fprintf(f, "EOD\nunset label\n");
+	title = xasprintf("others: %d memcgs, %d lruvecs \xe2\x80\x94 %s", nmemcgs, n, r->label);
+	fprintf(f, "set title ");
+	gp_str(f, title);
+	free(title);
+	/* room for each half: at least a fifth of the other's */
+	ylo = fmin(ylo * 1.1, -0.2 * yhi);
+	yhi = fmax(yhi * 1.1, -0.2 * ylo);
+	if (ylo == 0 && yhi == 0) {
+		ylo = -1;
+		yhi = 1;
+	}
+	fprintf(f, "\nset title font ',8'\nset yrange [%.10g:%.10g]\n", ylo, yhi);
+	gp_mirror_ytics(f, ylo, yhi);
+	fprintf(f, "set key top right box opaque font ',7' samplen 1\n"
+		   "plot $d%d using 1:2:3 with filledcurves fs solid 0.6 fc rgb '#6a8fb5' "
+		   "title 'file', $d%d using 1:2:4 with filledcurves fs solid 0.6 fc rgb '#c47a7a' "
+		   "title 'anon', 0 with lines lw 1 lc rgb '#333333' notitle\n", block, block);
+}
+
 static int plot_gens(FILE *f, struct plot *p)
 {
-	struct lkey *keys = NULL;
-	int nk = 0, cap = 0, rows = 0, all = 0;
+	struct lkey *keys = NULL, *others = NULL;
+	const char **memcgs = NULL;
+	int nk = 0, cap = 0, nmemcgs = 0, capm = 0, nshown, nothers = 0, nother_memcgs = 0;
+	int rows_per, rows = 0, cols, panels;
+	double ylo = 0, yhi = 0, tmax = 0;
+	bool gens = false, lists = false;
+	char *what, *legend;
 
-	/* the lruvecs with pages in any run, first-seen order */
+	/* the lruvecs (asked for, or with pages) in any run, first-seen order */
 	for (int r = 0; r < p->nr_runs; r++)
 		for (int i = 0; i < p->runs[r].nlv; i++) {
 			const struct lvec *lv = &p->runs[r].lv[i];
@@ -862,54 +1476,142 @@ static int plot_gens(FILE *f, struct plot *p)
 
 			for (int k = 0; k < nk && !seen; k++)
 				seen = !strcmp(keys[k].memcg, lv->memcg) && keys[k].node == lv->node;
-			if (seen || lvec_empty(lv))
-				continue;
-			all++;
-			if (nk == PLOT_MAX_COLUMNS)
+			if (seen || (p->node >= 0 && lv->node != p->node) || !is_selected(p, lv->memcg) ||
+			    (!p->sel && lvec_empty(lv)))
 				continue;
 			keys = grow(keys, &cap, nk, sizeof(*keys));
 			if (!keys)
 				return -1;
 			keys[nk++] = (struct lkey){ lv->memcg, lv->node };
-		}
-	if (all > nk && p->note)
-		fprintf(stderr, "mmemu: plot: gens: %d lruvecs have pages; the first %d are drawn\n",
-			all, nk);
-	if (!nk) {
-		for (int r = 0; r < p->nr_runs && !nk; r++)
-			if (p->runs[r].nlv) {
-				keys = grow(keys, &cap, nk, sizeof(*keys));
-				if (!keys)
+			if (!among(memcgs, nmemcgs, lv->memcg)) {
+				memcgs = grow(memcgs, &capm, nmemcgs, sizeof(*memcgs));
+				if (!memcgs)
 					return -1;
-				keys[nk++] = (struct lkey){ p->runs[r].lv[0].memcg, p->runs[r].lv[0].node };
+				memcgs[nmemcgs++] = lv->memcg;
 			}
-		if (!nk)
-			return -1;
-	}
-	for (int r = 0; r < p->nr_runs; r++)
-		rows += p->runs[r].nlv > 0;
+		}
+	if (!nk && !p->sel)	/* every lruvec empty: the first one, so that the plot says so */
+		for (int r = 0; r < p->nr_runs && !nk; r++)
+			for (int i = 0; i < p->runs[r].nlv && !nk; i++)
+				if (p->node < 0 || p->runs[r].lv[i].node == p->node) {
+					keys = grow(keys, &cap, nk, sizeof(*keys));
+					if (!keys)
+						return -1;
+					keys[nk++] = (struct lkey){ p->runs[r].lv[i].memcg,
+								    p->runs[r].lv[i].node };
+				}
+	if (!nk)
+		return -1;
+	nshown = nk;
+	if (!p->sel && nk > PLOT_TOP) {
+		/* whole memcgs, most pressure first, while they leave a panel for the others */
+		struct ranked *rk = rank_memcgs(p, memcgs, nmemcgs);
+		struct lkey *sorted = calloc((size_t)nk, sizeof(*sorted));
+		int ns = 0;
 
-	gp_header(f, p, 40 + 560 * nk, 80 + 330 * rows);
-	fprintf(f, "set format y '%%.0f'\nset ylabel 'pages'\nset multiplot layout %d,%d title ", rows, nk);
-	gp_str(f, "lruvec sizes over time (anon + file pages): MGLRU generations stacked, "
-		  "oldest at the bottom, labelled by seq; classic: its four lists \xe2\x80\x94 ");
-	fprintf(f, " . ");
-	gp_str(f, p->title);
-	fprintf(f, "\n");
+		others = calloc((size_t)nk, sizeof(*others));
+		if (!sorted || !others)
+			return -1;
+		for (int m = 0; m < nmemcgs; m++) {
+			int of = 0;
+
+			for (int k = 0; k < nk; k++)
+				of += !strcmp(keys[k].memcg, rk[m].name);
+			if (m && ns + of > PLOT_TOP - 1) {
+				for (int k = 0; k < nk; k++)
+					if (!strcmp(keys[k].memcg, rk[m].name))
+						others[nothers++] = keys[k];
+				nother_memcgs++;
+				continue;
+			}
+			for (int k = 0; k < nk; k++)
+				if (!strcmp(keys[k].memcg, rk[m].name))
+					sorted[ns++] = keys[k];
+		}
+		memcpy(keys, sorted, (size_t)ns * sizeof(*keys));
+		nshown = ns;
+		free(sorted);
+		free(rk);
+	}
+	/* the shared axes: every panel's range but the others' */
+	for (int r = 0; r < p->nr_runs; r++)
+		for (int k = 0; k < nshown; k++) {
+			const struct lvec *lv = find_lvec(&p->runs[r], keys[k].memcg, keys[k].node);
+
+			for (int i = 0; lv && i < lv->n; i++) {
+				double anon = 0, file = 0;
+
+				for (int g = 0; g < lv->rows[i].n; g++) {
+					anon += lv->rows[i].anon[g];
+					file += lv->rows[i].file[g];
+				}
+				ylo = fmin(ylo, -anon);
+				yhi = fmax(yhi, file);
+				tmax = fmax(tmax, lv->rows[i].t);
+			}
+		}
+	ylo = fmin(ylo * 1.12, -0.3 * yhi);	/* room for the marks, and for each half */
+	yhi = fmax(yhi * 1.12, -0.3 * ylo);
+	if (ylo == 0 && yhi == 0) {
+		ylo = -1;
+		yhi = 1;
+	}
+	panels = nshown + (nothers > 0);
+	grid(panels, GENS_COLS, &rows_per, &cols);
+	for (int r = 0; r < p->nr_runs; r++)
+		rows += p->runs[r].nlv > 0 ? rows_per : 0;
+
+	gp_header(f, p, 40 + cols * GENS_PANEL_W, 110 + rows * GENS_PANEL_H + (nothers ? 36 : 0));
+	fprintf(f, "set ylabel 'pages (anon below 0, file above)'\nset xrange [0:%.6f]\n",
+		tmax > 0 ? tmax : 1);
+	for (int r = 0; r < p->nr_runs; r++)
+		for (int i = 0; i < p->runs[r].nlv; i++) {
+			gens |= p->runs[r].lv[i].gens;
+			lists |= !p->runs[r].lv[i].gens;
+		}
+	/* the legend is the title's: a key inside a panel hides its bands */
+	legend = xasprintf("%s%s%s", gens ? "MGLRU: a band per generation (by seq), oldest next "
+				 "to the line\nmarks: black triangle up = aging (max_seq++); "
+				 "triangle down = a generation evicted (min_seq++), blue file, red anon" :
+				 "", gens && lists ? "\n" : "",
+			   lists ? "classic: inactive_file (light blue) then active_file above, "
+				   "inactive_anon (light red) then active_anon below" : "");
+	if (nothers)
+		what = xasprintf("lruvec pages over time, shared axes: file above the line, anon "
+				 "below\n%s\nthe %d lruvecs of the memcgs under the most "
+				 PRESSURE_TEXT ",\nthe other %d summed (own y scale)", legend, nshown,
+				 nothers);
+	else
+		what = xasprintf("lruvec pages over time, shared axes: file above the line, anon "
+				 "below\n%s", legend);
+	free(legend);
+	gp_multiplot(f, p, rows, cols, what);
+	free(what);
 	for (int r = 0; r < p->nr_runs; r++) {
+		int drawn = 0;
+
 		if (!p->runs[r].nlv)
 			continue;
-		for (int k = 0; k < nk; k++) {
+		for (int k = 0; k < nshown; k++, drawn++) {
 			const struct lvec *lv = find_lvec(&p->runs[r], keys[k].memcg, keys[k].node);
 
 			if (lv)
-				gens_panel(f, p, &p->runs[r], lv);
+				gens_panel(f, p, &p->runs[r], lv, ylo, yhi);
 			else
 				fprintf(f, "set multiplot next\n");
 		}
+		if (nothers) {
+			gens_others(f, p, &p->runs[r], others, nothers, nother_memcgs);
+			drawn++;
+		}
+		/* each run starts a row */
+		for (; drawn % cols; drawn++)
+			fprintf(f, "set multiplot next\n");
 	}
-	gp_footer(f, true);
+	gp_footer(f);
 	free(keys);
+	free(others);
+	free(memcgs);
 	return 0;
 }
 
@@ -971,6 +1673,70 @@ static int check_drawable(const struct prun *r, char *why)
 	return 0;
 }
 
+/* Whether s ends with suffix; then *len is the length before it. */
+static bool has_suffix(const char *s, const char *suffix, size_t *len)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	*len = a >= b ? a - b : 0;
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+/*
+ * The memcg groups of a run (scenarios/run.c report_memcg): memory.max and
+ * memory.high of "memcg.X", the pressure from "memcg.X.memory.stat". Each
+ * value is a size or a count. 0, or -1 with why.
+ */
+static int add_groups(struct prun *r, const Mmemu__Run *run, char *why)
+{
+	static const char *const pressure_keys[] = {
+		"pgscan", "workingset_refault_anon", "workingset_refault_file",
+	};
+
+	for (size_t g = 0; g < run->n_groups; g++) {
+		const Mmemu__Group *grp = run->groups[g];
+		bool stat;
+		size_t len;
+		struct mcinfo *mc;
+		char *name;
+
+		if (strncmp(grp->name, "memcg.", 6) || has_suffix(grp->name, ".memory.events", &len))
+			continue;
+		stat = has_suffix(grp->name, ".memory.stat", &len);
+		if (!stat)
+			len = strlen(grp->name);
+		name = xasprintf("/%.*s", (int)(len - 6), grp->name + 6);
+		mc = mcinfo_get(r, name);
+		free(name);
+		if (!mc)
+			return bad(why, "group '%.60s': more than %d memcgs", grp->name, MAX_MEMCGS);
+		for (size_t v = 0; v < grp->n_values; v++) {
+			const Mmemu__Value *val = grp->values[v];
+			double x = val->value, *to = NULL;
+
+			if (stat) {
+				for (size_t k = 0; k < sizeof(pressure_keys) / sizeof(pressure_keys[0]); k++)
+					if (!strcmp(val->key, pressure_keys[k]))
+						to = &mc->pressure;
+			} else if (!strcmp(val->key, "memory.max")) {
+				to = &mc->max;
+			} else if (!strcmp(val->key, "memory.high")) {
+				to = &mc->high;
+			}
+			if (!to)
+				continue;
+			if (!(x >= 0 && x <= EXACT_MAX * 4096) || x != floor(x))
+				return bad(why, "group '%.60s': %s %g is not a count", grp->name,
+					   val->key, x);
+			if (to == &mc->pressure)
+				*to += x;
+			else
+				*to = x;
+		}
+	}
+	return 0;
+}
+
 /*
  * The runs of a saved invocation into p (path names it in messages); the
  * title from the first. 0, or a message and 2 when it is not a sane run.
@@ -984,7 +1750,9 @@ static int load_invocation(struct plot *p, const char *path, const Mmemu__Invoca
 		fprintf(stderr, "mmemu: plot: '%s': holds no runs\n", path);
 		return 2;
 	}
-	if (!*title)
+	if (!*title && inv->scale > 0 && inv->scale < 1 && 1 / inv->scale == floor(1 / inv->scale))
+		*title = xasprintf("%s, scale 1/%.0f", inv->scenario_name, 1 / inv->scale);
+	else if (!*title)
 		*title = xasprintf("%s, scale %g", inv->scenario_name, inv->scale);
 	for (size_t i = 0; i < inv->n_runs; i++) {
 		const Mmemu__Run *run = inv->runs[i];
@@ -1006,6 +1774,11 @@ static int load_invocation(struct plot *p, const char *path, const Mmemu__Invoca
 					path, i + 1, run->policy, s + 1, why, run->samples[s]);
 				return 2;
 			}
+		if (add_groups(r, run, why)) {
+			fprintf(stderr, "mmemu: plot: '%s': run %zu (%s): %s\n", path, i + 1,
+				run->policy, why);
+			return 2;
+		}
 		if (check_drawable(r, why)) {
 			fprintf(stderr, "mmemu: plot: '%s': run %zu (%s): %s\n", path, i + 1,
 				run->policy, why);
@@ -1072,6 +1845,15 @@ static int write_file(const char *path, const char *text, size_t len)
 /* The gnuplot script of the plot asked for, in a malloc'ed *text. 0 or -1. */
 static int make_script(struct plot *p, enum what what, char **text, size_t *len)
 {
+	static const struct panels throughput = {
+		.off = offsetof(struct prun, ops), .panel_fmt = "workload %s", .ylabel = "ops/s",
+		.what = "throughput per workload, one line per policy (y axis per panel)",
+		.scale = 1, .rate = true,
+	}, refaults = {
+		.off = offsetof(struct prun, refault), .panel_fmt = "workingset_refault_%s",
+		.ylabel = "pages/s", .what = "workingset refaults, one line per policy (shared y axis)",
+		.scale = 1, .rate = true, .shared_y = true,
+	};
 	FILE *f = open_memstream(text, len);
 
 	if (!f)
@@ -1085,11 +1867,15 @@ static int make_script(struct plot *p, enum what what, char **text, size_t *len)
 		plot_memory(f, p);
 		break;
 	case W_THROUGHPUT:
-		plot_panels(f, p, offsetof(struct prun, ops), "throughput", "workload %s", "ops/s");
+		plot_panels(f, p, &throughput);
 		break;
 	case W_REFAULTS:
-		plot_panels(f, p, offsetof(struct prun, refault), "workingset refaults",
-			    "workingset_refault_%s", "pages/s");
+		plot_panels(f, p, &refaults);
+		break;
+	case W_SWAP:
+		plot_swap(f, p);
+		break;
+	case NR_WHAT:
 		break;
 	}
 	return fclose(f) ? -1 : 0;
@@ -1151,18 +1937,106 @@ static bool ends_with(const char *s, const char *suffix)
 	return a >= b && !strcasecmp(s + a - b, suffix);
 }
 
+/* Whether any run has a memcg of that name ("/x"). */
+static bool memcg_known(const struct plot *p, const char *name)
+{
+	for (int r = 0; r < p->nr_runs; r++) {
+		const struct prun *run = &p->runs[r];
+
+		if (find_series(&run->mem, name) || mcinfo_find(run, name))
+			return true;
+		for (int i = 0; i < run->nlv; i++)
+			if (!strcmp(run->lv[i].memcg, name))
+				return true;
+	}
+	return false;
+}
+
+/* Whether any run has samples of a lruvec of memcg name (on --node, when given). */
+static bool has_lruvec(const struct plot *p, const char *name)
+{
+	for (int r = 0; r < p->nr_runs; r++)
+		for (int i = 0; i < p->runs[r].nlv; i++)
+			if (!strcmp(p->runs[r].lv[i].memcg, name) &&
+			    (p->node < 0 || p->runs[r].lv[i].node == p->node))
+				return true;
+	return false;
+}
+
+/*
+ * --memcg NAME[,NAME] ("app" or "/app") into p->sel, each a memcg of the
+ * runs, none twice; --node N a node with a lruvec in them. 0, or a message
+ * and 2.
+ */
+static int select_panels(struct plot *p, enum what what, char *memcg_arg, const char *node_arg)
+{
+	if ((memcg_arg || node_arg) && what != W_GENS && what != W_MEMORY)
+		return fail("--memcg and --node choose the panels of --what gens and memory, not %s",
+			    what_names[what]);
+	if (node_arg && what != W_GENS)
+		return fail("--node %s: memory.current is per memcg, not per node (--node is for "
+			    "--what gens)", node_arg);
+	if (node_arg) {
+		char *end;
+		long n;
+		bool have = false;
+
+		errno = 0;
+		n = strtol(node_arg, &end, 10);
+		if (errno || end == node_arg || *end || n < 0 || n >= SCN_MAX_NODES)
+			return fail("--node '%s': expected a node number, 0 to %d", node_arg,
+				    SCN_MAX_NODES - 1);
+		for (int r = 0; r < p->nr_runs; r++)
+			for (int i = 0; i < p->runs[r].nlv; i++)
+				have |= p->runs[r].lv[i].node == (int)n;
+		if (!have)
+			return fail("--node %ld: the runs have no lruvec on node %ld", n, n);
+		p->node = (int)n;
+	}
+	for (char *save = NULL, *tok = memcg_arg ? strtok_r(memcg_arg, ",", &save) : NULL; tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *name = *tok == '/' ? xstrdup(tok) : xasprintf("/%s", tok);
+		const char **grown;
+
+		if (!memcg_known(p, name) || among(p->sel, p->nsel, name) ||
+		    (what == W_GENS && !has_lruvec(p, name))) {
+			int rc = fail("--memcg '%s': %s", tok, !memcg_known(p, name) ?
+				      "no memcg of that name in the runs" :
+				      among(p->sel, p->nsel, name) ? "named twice" :
+				      p->node >= 0 ? "no lruvec samples of it on that node" :
+				      "no lruvec samples of it");
+
+			free(name);
+			return rc;
+		}
+		grown = realloc(p->sel, (size_t)(p->nsel + 1) * sizeof(*p->sel));
+		if (!grown) {
+			free(name);
+			return fail("%s", "out of memory");
+		}
+		p->sel = grown;
+		p->sel[p->nsel++] = name;
+	}
+	if (memcg_arg && !p->nsel)
+		return fail("--memcg '': expected memcg names, comma separated");
+	return 0;
+}
+
 int cmd_plot(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "what", required_argument, NULL, 'w' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "script", required_argument, NULL, 's' },
+		{ "memcg", required_argument, NULL, 'm' },
+		{ "node", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *what_arg = "gens", *out = NULL, *script_out = NULL, *gnuplot, *tmp;
-	char default_out[32], *title = NULL, dir[4096], script[4200];
-	struct plot p = { 0 };
+	const char *node_arg = NULL;
+	char default_out[32], *title = NULL, dir[4096], script[4200], *memcg_arg = NULL;
+	struct plot p = { .node = -1 };
 	enum what what = W_GENS;
 	char *text = NULL;
 	size_t len = 0;
@@ -1180,31 +2054,46 @@ int cmd_plot(int argc, char **argv)
 		case 's':
 			script_out = optarg;
 			break;
+		case 'm':
+			free(memcg_arg);
+			memcg_arg = xstrdup(optarg);
+			break;
+		case 'n':
+			node_arg = optarg;
+			break;
 		case 'h':
 			help_command(stdout, "plot");
+			free(memcg_arg);
 			return 0;
 		default:
 			help_command(stderr, "plot");
+			free(memcg_arg);
 			return 2;
 		}
 	}
-	for (nw = 0; nw < 4 && strcmp(what_arg, what_names[nw]); nw++)
+	for (nw = 0; nw < NR_WHAT && strcmp(what_arg, what_names[nw]); nw++)
 		;
-	if (nw == 4)
-		return fail("--what '%s': expected gens, memory, throughput or refaults", what_arg);
+	if (nw == NR_WHAT) {
+		free(memcg_arg);
+		return fail("--what '%s': expected gens, memory, throughput, refaults or swap",
+			    what_arg);
+	}
 	what = (enum what)nw;
 	if (optind >= argc) {
 		help_command(stderr, "plot");
+		free(memcg_arg);
 		return 2;
 	}
 	if (!out) {
 		snprintf(default_out, sizeof(default_out), "%s.svg", what_names[what]);
 		out = default_out;
 	}
-	if (ends_with(out, ".png"))
+	if (ends_with(out, ".png")) {
 		p.png = true;
-	else if (!ends_with(out, ".svg"))
+	} else if (!ends_with(out, ".svg")) {
+		free(memcg_arg);
 		return fail("-o '%s': expected a .svg or .png file", out);
+	}
 	p.out = out;
 
 	for (int i = optind; i < argc && !rc; i++)
@@ -1217,13 +2106,21 @@ int cmd_plot(int argc, char **argv)
 		int have = 0;
 
 		for (int r = 0; r < p.nr_runs; r++)
-			have += what == W_GENS ? p.runs[r].nlv : p.runs[r].nr_stats;
+			have += what == W_GENS ? p.runs[r].nlv :
+				what == W_SWAP ? p.runs[r].swap.n : p.runs[r].nr_stats;
+		if (!have && what == W_SWAP) {
+			rc = fail("swap: the runs have no swap (their scenario has no [swap] section)");
+			goto out;
+		}
 		if (!have) {
 			rc = fail("%s: no samples of that kind in the runs (saved with --sample 0?)",
 				  what_names[what]);
 			goto out;
 		}
 	}
+	rc = select_panels(&p, what, memcg_arg, node_arg);
+	if (rc)
+		goto out;
 
 	if (script_out) {
 		p.to_file = true;
@@ -1235,16 +2132,15 @@ int cmd_plot(int argc, char **argv)
 			rc = fail("--script '%s': cannot write it", script_out);
 			goto out;
 		}
+		printf("plot: wrote %s\n", script_out);
 		free(text);
 		text = NULL;
 		p.to_file = false;
 	}
-	p.note = true;
 	if (make_script(&p, what, &text, &len)) {
 		rc = fail("%s", "out of memory");
 		goto out;
 	}
-
 	gnuplot = find_gnuplot();
 	if (!gnuplot) {
 		fprintf(stderr, "mmemu: plot: gnuplot not found (apt-get install gnuplot-nox)\n");
@@ -1281,6 +2177,10 @@ int cmd_plot(int argc, char **argv)
 out:
 	free(text);
 	free(title);
+	free(memcg_arg);
+	for (int i = 0; i < p.nsel; i++)
+		free((char *)p.sel[i]);
+	free(p.sel);
 	for (int r = 0; r < p.nr_runs; r++)
 		prun_free(&p.runs[r]);
 	free(p.runs);
