@@ -32,7 +32,7 @@ struct bench {
 	uint64_t pgscan;		/* pages scanned in the reclaim phase */
 };
 
-static double now_s(void)
+double bench_now_s(void)
 {
 	struct timespec ts;
 
@@ -60,55 +60,51 @@ static void bench_actor(struct actor *a, void *arg)
 		actor_cond_resched(a);
 	}
 
-	t0 = now_s();
+	t0 = bench_now_s();
 	for (uint64_t i = 0; i < b->hits; i++) {
 		sink += (uint64_t)anon_access(a, t, anon, rng_below(&a->rng, ws), i & 1);
 		actor_cond_resched(a);
 	}
-	b->anon_hit_rate = (double)b->hits / (now_s() - t0);
+	b->anon_hit_rate = (double)b->hits / (bench_now_s() - t0);
 
-	t0 = now_s();
+	t0 = bench_now_s();
 	for (uint64_t i = 0; i < b->hits; i++) {
 		sink += (uint64_t)filemap_map_access(a, t, file, rng_below(&a->rng, ws), false);
 		actor_cond_resched(a);
 	}
-	b->mmap_hit_rate = (double)b->hits / (now_s() - t0);
+	b->mmap_hit_rate = (double)b->hits / (bench_now_s() - t0);
 
-	t0 = now_s();
+	t0 = bench_now_s();
 	for (uint64_t i = 0; i < b->hits / 4; i++) {
 		sink += (uint64_t)filemap_read(a, t, file, rng_below(&a->rng, ws));
 		actor_cond_resched(a);
 	}
-	b->read_hit_rate = (double)(b->hits / 4) / (now_s() - t0);
+	b->read_hit_rate = (double)(b->hits / 4) / (bench_now_s() - t0);
 
-	t0 = now_s();
+	t0 = bench_now_s();
 	for (uint64_t i = 0; i < b->faults; i++) {
 		sink += (uint64_t)anon_access(a, t, fresh, i, true);
 		actor_cond_resched(a);
 	}
-	b->fault_rate = (double)b->faults / (now_s() - t0);
+	b->fault_rate = (double)b->faults / (bench_now_s() - t0);
 
 	/* major faults under memcg reclaim: a 1 GiB file through a 128 MiB memcg */
 	small->max = 1 << 15;
-	t0 = now_s();
+	t0 = bench_now_s();
 	for (uint64_t i = 0; i < b->major; i++) {
 		int ret = filemap_map_access(a, t2, big, rng_below(&a->rng, 1 << 18), false);
 
 		b->reclaim_faults += ret == ACCESS_MAJOR;
 		actor_cond_resched(a);
 	}
-	b->reclaim_fault_rate = (double)b->reclaim_faults / (now_s() - t0);
+	b->reclaim_fault_rate = (double)b->reclaim_faults / (bench_now_s() - t0);
 	b->pgscan = memcg_events(small, PGSCAN_DIRECT);
 	if (sink == 42)
 		fprintf(stderr, " ");
 }
 
-/*
- * One node of `pages` pages under `policy`, an NVMe device, and one actor
- * running fn(arg) with kswapd beside it, to the end. 0, or 1 if setup failed.
- */
-static int bench_boot(uint64_t pages, const struct reclaim_policy *policy,
-		      struct blockdev *dev, actor_fn fn, void *arg)
+int bench_boot(uint64_t pages, const struct reclaim_policy *policy, struct blockdev *dev,
+	       actor_fn fn, void *arg)
 {
 	int cpus[1] = { 4 };
 	struct bdev_params p;

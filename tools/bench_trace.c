@@ -50,14 +50,6 @@ struct replay {
 	struct replay_result r;
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void replay_actor(struct actor *a, void *arg)
 {
 	struct replay *b = arg;
@@ -71,7 +63,7 @@ static void replay_actor(struct actor *a, void *arg)
 	a->untimed = b->untimed;
 	memcg->max = b->cache_pages;
 	t0_ns = actor_now_ns(a);
-	t0 = now_s();
+	t0 = bench_now_s();
 	for (; req < end; req++) {
 		uint64_t major = 0;
 
@@ -95,7 +87,7 @@ static void replay_actor(struct actor *a, void *arg)
 		}
 		actor_cond_resched(a);
 	}
-	b->r.host_s = now_s() - t0;
+	b->r.host_s = bench_now_s() - t0;
 	actor_flush_cpu(a);
 	b->r.sim_ns = actor_now_ns(a) - t0_ns;
 	b->r.ok = 1;
@@ -104,25 +96,8 @@ static void replay_actor(struct actor *a, void *arg)
 /* One node large enough for the trace, an NVMe device, the replay and kswapd, to the end. */
 static int replay_boot(struct replay *b, const struct reclaim_policy *policy)
 {
-	uint64_t pages = b->tr->nr_pages + b->cache_pages + (1ULL << 18);
-	int cpus[1] = { 4 };
-	struct bdev_params p;
-	struct machine m;
-	char *xml;
-
-	machine_init(&m, 1, &pages, cpus, 10);
-	xml = numa_platform_xml(&m);
-	if (!xml || engine_init(xml, 1) || mm_init(&m, policy, 60, 1)) {
-		free(xml);
-		return -1;
-	}
-	free(xml);
-	blockdev_default_params(BDEV_NVME, &p);
-	blockdev_init(&b->dev, "nvme", &p, 1);
-	actor_create("bench", 0, replay_actor, b, false);
-	kswapd_run(0);
-	engine_run(0);
-	return 0;
+	return bench_boot(b->tr->nr_pages + b->cache_pages + (1ULL << 18), policy, &b->dev,
+			  replay_actor, b);
 }
 
 /* Runs one (policy, size) in a child; 0 with its result, or -1. */
@@ -289,12 +264,12 @@ int bench_trace(int argc, char **argv)
 		fprintf(stderr, "mmemu: bench: --trace-params: %s\n", err);
 		return 2;
 	}
-	t0 = now_s();
+	t0 = bench_now_s();
 	if (trace_load_opts(&tr, path, &o, err, sizeof(err))) {
 		fprintf(stderr, "mmemu: %s\n", err);
 		return 2;
 	}
-	load_s = now_s() - t0;
+	load_s = bench_now_s() - t0;
 	if (cache_arg) {
 		char copy[1024];
 
