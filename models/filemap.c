@@ -21,6 +21,8 @@
 #define RA_MAX_PAGES 32
 /* get_init_ra_size() for a one-page request with a 32-page maximum. */
 #define RA_INIT_PAGES 4
+/* POSIX_FADV_SEQUENTIAL: file->f_ra.ra_pages = bdi->ra_pages * 2 (mm/fadvise.c) */
+#define RA_MAX_PAGES_SEQ (2 * RA_MAX_PAGES)
 /* mm/filemap.c MMAP_LOTSAMISS: stop read-around after this many misses. */
 #define MMAP_LOTSAMISS 100
 
@@ -124,6 +126,7 @@ struct address_space *anon_region_create(struct task *t, const char *name,
 	as->ptes = calloc(nr_pages, sizeof(*as->ptes));
 	as->page_version = calloc(nr_pages ? nr_pages : 1, sizeof(*as->page_version));
 	as->owner = t;
+	as->vm_flags = advice_vm_flags(t->advice);	/* madvise() right after mmap() */
 	r = realloc(t->regions, (size_t)(t->nr_regions + 1) * sizeof(*r));
 	if (!as->slots || !as->ptes || !as->page_version || !r || mapping_register(as)) {
 		free(as->slots);
@@ -316,6 +319,7 @@ static struct vm_area *vma_create(struct task *t, struct address_space *f)
 	}
 	vma->task = t;
 	vma->file = f;
+	vma->vm_flags = advice_vm_flags(t->advice);	/* madvise() right after mmap() */
 	vma->i_mmap_next = f->i_mmap;
 	f->i_mmap = vma;
 	t->vmas = n;
@@ -347,6 +351,12 @@ struct vm_area *task_mmap_file(struct task *t, struct address_space *f)
 }
 
 /* ---- page cache reads ---- */
+
+/* file->f_ra.ra_pages of the task's files: doubled by POSIX_FADV_SEQUENTIAL */
+static uint64_t ra_pages(const struct task *t)
+{
+	return t->advice == ADVICE_SEQUENTIAL ? RA_MAX_PAGES_SEQ : RA_MAX_PAGES;
+}
 
 static uint64_t access_cost(struct actor *a, const struct folio *folio, uint64_t ns)
 {
@@ -384,7 +394,7 @@ static int page_cache_read(struct actor *a, struct task *t, struct address_space
 			   uint64_t index, uint64_t nr, bool fault)
 {
 	struct mem_cgroup *memcg = t->memcg;
-	uint32_t locked[RA_MAX_PAGES];
+	uint32_t locked[RA_MAX_PAGES_SEQ];
 	uint64_t run_start = 0, run_len = 0;
 	unsigned int nr_locked = 0;
 	struct bio_batch batch;
@@ -456,13 +466,14 @@ int filemap_read(struct actor *a, struct task *t, struct address_space *f,
 			return -EINTR;
 		if (!entry || xa_is_value(entry)) {
 			/* page_cache_sync_ra(): ramp on a sequential stream,
-			 * else a standalone random read is read as is */
+			 * else a standalone random read is read as is;
+			 * FMODE_RANDOM (POSIX_FADV_RANDOM): the page alone */
 			uint64_t nr = 1;
 
-			if (index && index == f->ra_prev) {
+			if (index && index == f->ra_prev && t->advice != ADVICE_RANDOM) {
 				f->ra_size = f->ra_size ? f->ra_size * 2 : RA_INIT_PAGES;
-				if (f->ra_size > RA_MAX_PAGES)
-					f->ra_size = RA_MAX_PAGES;
+				if (f->ra_size > ra_pages(t))
+					f->ra_size = (uint32_t)ra_pages(t);
 				nr = f->ra_size;
 			} else {
 				f->ra_size = 0;
@@ -487,17 +498,17 @@ int filemap_read(struct actor *a, struct task *t, struct address_space *f,
 }
 
 /* get_init_ra_size(): the first window of a stream, for a request of req pages */
-static uint64_t init_ra_size(uint64_t req)
+static uint64_t init_ra_size(uint64_t req, uint64_t max)
 {
 	uint64_t size = 1;
 
 	while (size < req)
 		size <<= 1;
-	if (size <= RA_MAX_PAGES / 32)
+	if (size <= max / 32)
 		size *= 4;
-	else if (size <= RA_MAX_PAGES / 4)
+	else if (size <= max / 4)
 		size *= 2;
-	return size < RA_MAX_PAGES ? size : RA_MAX_PAGES;
+	return size < max ? size : max;
 }
 
 /* page_cache_prev_miss(): cached pages right before index, looking back at most max */
@@ -522,20 +533,24 @@ static uint64_t cached_history(const struct address_space *f, uint64_t index, ui
  * (context readahead); anything else is a standalone random read, read as
  * is. The async window (PG_readahead) is not modelled.
  */
-static uint64_t sync_ra_pages(const struct address_space *f, uint64_t index, uint64_t req)
+static uint64_t sync_ra_pages(const struct task *t, const struct address_space *f,
+			      uint64_t index, uint64_t req)
 {
-	uint64_t contig, size;
+	uint64_t contig, size, max = ra_pages(t);
 
+	/* FMODE_RANDOM: force_page_cache_ra() of the request alone */
+	if (t->advice == ADVICE_RANDOM)
+		return req < max ? req : max;
 	/* start of file, oversized read, or a miss right after the previous read */
-	if (!index || req > RA_MAX_PAGES || index == f->ra_prev || index == f->ra_prev + 1)
-		return init_ra_size(req);
-	contig = cached_history(f, index, RA_MAX_PAGES);
+	if (!index || req > max || index == f->ra_prev || index == f->ra_prev + 1)
+		return init_ra_size(req, max);
+	contig = cached_history(f, index, max);
 	if (contig <= req)
 		return req;
 	if (contig >= index)
 		contig *= 2;
 	size = contig + req;
-	return size < RA_MAX_PAGES ? size : RA_MAX_PAGES;
+	return size < max ? size : max;
 }
 
 int filemap_read_pages(struct actor *a, struct task *t, struct address_space *f,
@@ -551,7 +566,7 @@ int filemap_read_pages(struct actor *a, struct task *t, struct address_space *f,
 		if (t->oom_killed)
 			return -EINTR;
 		if (!entry || xa_is_value(entry)) {
-			if (page_cache_read(a, t, f, i, sync_ra_pages(f, i, index + nr - i), false))
+			if (page_cache_read(a, t, f, i, sync_ra_pages(t, f, i, index + nr - i), false))
 				return -EINTR;
 			ret = ACCESS_MAJOR;
 			continue;
@@ -642,10 +657,19 @@ int filemap_write(struct actor *a, struct task *t, struct address_space *f,
 
 /*
  * do_sync_mmap_readahead(): read-around of ra_pages centred on the fault,
- * until the file has missed MMAP_LOTSAMISS times more than it hit.
+ * until the file has missed MMAP_LOTSAMISS times more than it hit; none
+ * for VM_RAND_READ, and ra_pages from the fault on for VM_SEQ_READ
+ * (page_cache_sync_ra(ra_pages)).
  */
-static uint64_t mmap_readaround(struct address_space *f, uint64_t index, uint64_t *start)
+static uint64_t mmap_readaround(const struct vm_area *vma, uint64_t index, uint64_t *start)
 {
+	struct address_space *f = vma->file;
+
+	*start = index;
+	if (vma->vm_flags & VM_RAND_READ)
+		return 1;
+	if (vma->vm_flags & VM_SEQ_READ)
+		return ra_pages(vma->task);
 	if (f->mmap_miss < MMAP_LOTSAMISS)
 		f->mmap_miss++;
 	if (f->mmap_miss >= MMAP_LOTSAMISS) {
@@ -739,14 +763,15 @@ int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
 		if (t->oom_killed)
 			return -EINTR;
 		if (!entry || xa_is_value(entry)) {
-			uint64_t start, nr = mmap_readaround(f, index, &start);
+			uint64_t start, nr = mmap_readaround(vma, index, &start);
 
 			if (ret != ACCESS_MAJOR) {
 				count_vm_events(PGMAJFAULT, 1);
 				count_memcg_events(t->memcg, PGMAJFAULT, 1);
 			}
 			ret = ACCESS_MAJOR;
-			if (page_cache_read(a, t, f, start, nr, true))
+			/* lru_gen_enter_fault(): an LRU fault if the mapping has recency */
+			if (page_cache_read(a, t, f, start, nr, vma_has_recency(vma->vm_flags)))
 				return -EINTR;
 			continue;
 		}
@@ -830,7 +855,7 @@ int anon_access(struct actor *a, struct task *t, struct address_space *as,
 	*pte = PTE_PRESENT | PTE_YOUNG | (write ? PTE_DIRTY : 0);
 	t->rss_anon++;
 	mod_lruvec_state(folio_lruvec(folio), NR_ANON_MAPPED, 1);
-	mm.in_lru_fault = true;
+	mm.in_lru_fault = vma_has_recency(as->vm_flags);	/* lru_gen_enter_fault() */
 	folio_add_lru(folio, 0);
 	mm.in_lru_fault = false;
 	actor_charge_sys(a, COST_MINOR_FAULT_NS + COST_CLEAR_PAGE_NS);

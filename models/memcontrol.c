@@ -357,6 +357,47 @@ static void oom_kill_task(struct task *victim, struct actor *a)
 	task_free_anon(victim);
 }
 
+/*
+ * mem_cgroup_get_oom_group(): the highest memcg with memory.oom.group set
+ * from the victim's up to the OOM domain (memcg, or the root for a global
+ * OOM; the domain itself counts, the root never), or NULL.
+ */
+static struct mem_cgroup *mem_cgroup_get_oom_group(const struct task *victim,
+						   struct mem_cgroup *oom_domain)
+{
+	struct mem_cgroup *group = NULL;
+
+	if (!oom_domain)
+		oom_domain = mm.root_mem_cgroup;
+	if (!mem_cgroup_is_descendant(victim->memcg, oom_domain))
+		return NULL;
+	for (struct mem_cgroup *m = victim->memcg; m && m != mm.root_mem_cgroup; m = m->parent) {
+		if (m->oom_group)
+			group = m;
+		if (m == oom_domain)
+			break;
+	}
+	return group;
+}
+
+/*
+ * oom_kill_process() with an oom group: memory.events oom_group_kill, then
+ * every other task of the group's subtree (mem_cgroup_scan_tasks() ->
+ * oom_kill_memcg_member()).
+ */
+static void oom_kill_group(struct mem_cgroup *group, struct actor *a)
+{
+	if (!group)
+		return;
+	memcg_memory_event(group, MEMCG_OOM_GROUP_KILL);
+	for (int i = 0; i < mm.nr_tasks; i++) {
+		struct task *t = mm.tasks[i];
+
+		if (!t->oom_killed && !t->exited && mem_cgroup_is_descendant(t->memcg, group))
+			oom_kill_task(t, a);
+	}
+}
+
 bool out_of_memory(struct mem_cgroup *memcg, struct actor *a)
 {
 	struct task *victim = NULL;
@@ -379,6 +420,7 @@ bool out_of_memory(struct mem_cgroup *memcg, struct actor *a)
 	if (!victim)
 		return false;
 	oom_kill_task(victim, a);
+	oom_kill_group(mem_cgroup_get_oom_group(victim, memcg), a);
 	return true;
 }
 

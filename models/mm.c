@@ -94,6 +94,7 @@ const char *const memcg_event_name[MEMCG_NR_MEMORY_EVENTS] = {
 	[MEMCG_MAX] = "max",
 	[MEMCG_OOM] = "oom",
 	[MEMCG_OOM_KILL] = "oom_kill",
+	[MEMCG_OOM_GROUP_KILL] = "oom_group_kill",
 };
 
 int folio_table_init(uint64_t nr_pages)
@@ -155,9 +156,11 @@ int mm_init(const struct machine *machine, const struct reclaim_policy *policy,
 	mm.machine.wakeup_ctx = NULL;
 	mm.policy = policy;
 	mm.vm_swappiness = vm_swappiness;
-	mm.mglru = (struct mglru_opts){ -1, -1, -1, -1, 0 };
+	mm.mglru = (struct mglru_opts){ -1, -1, -1, -1, 0, LRU_GEN_CAPS_ALL };
 	/* fault_around_bytes defaults to 64 KiB (mm/memory.c) */
 	mm.fault_around_pages = 16;
+	/* vm.page-cluster defaults to 3 (mm/swap.c swap_setup()) */
+	mm.page_cluster = SWAP_PAGE_CLUSTER;
 	mm.vm_dirty_ratio = DEFAULT_DIRTY_RATIO;
 	mm.vm_dirty_background_ratio = DEFAULT_DIRTY_BACKGROUND_RATIO;
 	mm.dirty_expire_ns = DEFAULT_DIRTY_EXPIRE_NS;

@@ -34,6 +34,7 @@ enum memcg_memory_event {
 	MEMCG_MAX,
 	MEMCG_OOM,
 	MEMCG_OOM_KILL,
+	MEMCG_OOM_GROUP_KILL,	/* oom_group_kill (5.16): memory.oom.group kills of this memcg */
 	MEMCG_NR_MEMORY_EVENTS
 };
 
@@ -56,6 +57,7 @@ struct mem_cgroup {
 	uint64_t max, high, low, min;	/* limits in pages (UINT64_MAX = "max") */
 	uint64_t swap_max;		/* memory.swap.max in pages */
 	int swappiness;			/* memory.swappiness (cgroup v1 semantics, kept) */
+	bool oom_group;			/* memory.oom.group: the OOM killer kills it whole */
 	uint64_t usage;			/* page_counter: pages charged */
 	uint64_t watermark;		/* memory.peak */
 	uint64_t swap_usage;		/* swap slots charged */
@@ -112,6 +114,39 @@ static inline bool xa_is_value(uint64_t entry)
 	return entry & XA_VALUE_BIT;
 }
 
+/* vm_flags of a mapping: madvise(MADV_SEQUENTIAL / MADV_RANDOM) */
+#define VM_SEQ_READ 0x1
+#define VM_RAND_READ 0x2
+
+/*
+ * A workload's madvise()/posix_fadvise() hint for every mapping and file
+ * it opens (MADV_NORMAL/RANDOM/SEQUENTIAL, POSIX_FADV_* alike).
+ */
+enum mm_advice {
+	ADVICE_NORMAL,
+	ADVICE_RANDOM,		/* VM_RAND_READ; FMODE_RANDOM: no readahead */
+	ADVICE_SEQUENTIAL,	/* VM_SEQ_READ; f_ra.ra_pages doubled */
+};
+
+/* The vm_flags madvise(advice) gives a mapping. */
+static inline uint8_t advice_vm_flags(int advice)
+{
+	return advice == ADVICE_RANDOM ? VM_RAND_READ :
+	       advice == ADVICE_SEQUENTIAL ? VM_SEQ_READ : 0;
+}
+
+/*
+ * vma_has_recency() (6.3, 8788f6781486): a VM_SEQ_READ or VM_RAND_READ
+ * mapping has no temporal locality, so the LRU ignores its references: the
+ * rmap walk skips it (invalid_folio_referenced_vma()), so does the MGLRU
+ * page-table walk (should_skip_vma()), and its faults are not LRU faults
+ * (lru_gen_enter_fault()).
+ */
+static inline bool vma_has_recency(uint8_t vm_flags)
+{
+	return !(vm_flags & (VM_SEQ_READ | VM_RAND_READ));
+}
+
 /* PTE bits of a mapped page: one PTE per page per mm that maps it. */
 #define PTE_PRESENT 0x1
 #define PTE_YOUNG 0x2
@@ -130,6 +165,7 @@ struct vm_area {
 	struct task *task;		/* the mm it belongs to */
 	struct address_space *file;	/* the file mapped */
 	uint8_t *ptes;			/* per file page: PTE_* bits of this mm */
+	uint8_t vm_flags;		/* VM_SEQ_READ, VM_RAND_READ (the task's advice) */
 	struct vm_area *i_mmap_next;	/* the file's next mapping (i_mmap) */
 };
 
@@ -147,6 +183,7 @@ struct address_space {
 	uint64_t bdev_start;		/* first page number on the device */
 	struct task *owner;		/* anon: the task whose region this is */
 	bool exec;			/* mapped VM_EXEC */
+	uint8_t vm_flags;		/* anon: its vma's VM_SEQ_READ, VM_RAND_READ */
 	uint64_t nr_resident;		/* folios present */
 	uint64_t ra_prev;		/* readahead: last index read + 1 */
 	uint32_t ra_size;		/* readahead: current window in pages */
@@ -168,6 +205,7 @@ struct task {
 	struct mem_cgroup *memcg;	/* its cgroup */
 	int nid;			/* preferred node (mempolicy local) */
 	bool oom_killed;		/* SIGKILL from the OOM killer */
+	uint8_t advice;			/* enum mm_advice of every mapping and file it opens */
 	uint64_t oom_kill_ns;		/* when */
 	uint64_t rss_anon;		/* resident anon pages */
 	uint64_t nr_swapents;		/* anon pages out on swap (MM_SWAPENTS) */
@@ -194,7 +232,14 @@ struct mglru_opts {
 	int retry_once;		/* nothing isolated, not exhausted: same type again */
 	int fallback_gate;	/* fall back only if the other type has > MIN_NR_GENS + 1 gens */
 	uint64_t min_ttl_ns;	/* lru_gen min_ttl_ms (0 = off) */
+	int enabled;		/* lru_gen/enabled: LRU_GEN_* bits (0: the default, all) */
 };
+
+/* /sys/kernel/mm/lru_gen/enabled bits (include/linux/mmzone.h) */
+#define LRU_GEN_CORE 0x0001		/* MGLRU itself */
+#define LRU_GEN_MM_WALK 0x0002		/* the aging walks page tables (should_walk_mmu()) */
+#define LRU_GEN_NONLEAF_YOUNG 0x0004	/* ... using non-leaf PMD accessed bits */
+#define LRU_GEN_CAPS_ALL 0x0007
 
 /*
  * memory.reclaim: the batch each round asks try_to_free_mem_cgroup_pages()
@@ -235,6 +280,7 @@ struct mm_kernel {
 	uint64_t nr_stats_flushes;	/* memcg rstat flushes done */
 	enum memcg_reclaim_batch reclaim_batch;	/* memory.reclaim batching (memcg.reclaim_batch) */
 	unsigned int fault_around_pages;	/* debugfs fault_around_bytes / PAGE_SIZE; <= 1: off */
+	int page_cluster;		/* vm.page-cluster: swap-in reads 2^page_cluster slots */
 	/* writeback sysctls (vm.dirty_*), kernel defaults set by mm_init() */
 	int vm_dirty_ratio;			/* vm.dirty_ratio, percent */
 	int vm_dirty_background_ratio;		/* vm.dirty_background_ratio, percent */

@@ -200,6 +200,9 @@ int swap_writepage(struct folio *folio, struct actor *a)
 		double ratio = as->compress_ratio > 0 ? as->compress_ratio
 						      : zram_comp_ratio(si->zram.comp);
 
+		/* zram is a bio-based block device: submit_bio() counts the
+		 * write in PGPGOUT whatever becomes of it */
+		count_vm_events(PGPGOUT, PAGE_SIZE / 1024);
 		actor_charge_sys(a, zram_write(&si->zram, slot, ratio));
 		if (zram_sync_pool(a->node)) {
 			/* no memory for the compressed copy: keep the page */
@@ -232,8 +235,8 @@ int swap_writepage(struct folio *folio, struct actor *a)
 static void swap_cluster_readahead(struct actor *a, uint64_t slot, struct bio_batch *batch)
 {
 	struct swap_info *si = mm.swap;
-	uint64_t start = slot & ~((1ULL << SWAP_PAGE_CLUSTER) - 1);
-	uint64_t end = start + (1ULL << SWAP_PAGE_CLUSTER);
+	uint64_t start = slot & ~((1ULL << mm.page_cluster) - 1);
+	uint64_t end = start + (1ULL << mm.page_cluster);
 
 	for (uint64_t s = start ? start : 1; s < end && s <= si->nr_slots; s++) {
 		struct address_space *owner;
@@ -319,7 +322,10 @@ int do_swap_page(struct actor *a, struct task *t, struct address_space *as,
 	folio->version = si->slot_version[slot];
 	folio_set_swapbacked(folio);
 	if (si->type == SWAP_ZRAM) {
-		/* SWP_SYNCHRONOUS_IO: read directly, skip the swap cache, free the slot */
+		/* SWP_SYNCHRONOUS_IO: read directly, skip the swap cache, free the
+		 * slot; the read is a bio all the same (swap_read_folio_bdev_sync()
+		 * -> submit_bio_wait()), counted in PGPGIN */
+		count_vm_events(PGPGIN, PAGE_SIZE / 1024);
 		actor_charge_sys(a, zram_read(&si->zram, slot));
 		swap_free(slot);
 		folio_set_dirty(folio);
@@ -331,7 +337,7 @@ int do_swap_page(struct actor *a, struct task *t, struct address_space *as,
 		folio_set_swapcache(folio);
 		folio_set_locked(folio);
 		mod_lruvec_state(folio_lruvec(folio), NR_ANON_MAPPED, 1);
-		mm.in_lru_fault = true;
+		mm.in_lru_fault = vma_has_recency(as->vm_flags);	/* lru_gen_enter_fault() */
 		folio_add_lru(folio, swp_shadow(entry));
 		mm.in_lru_fault = false;
 		bio_batch_init(&batch);
@@ -348,7 +354,7 @@ int do_swap_page(struct actor *a, struct task *t, struct address_space *as,
 		goto map;
 	}
 	mod_lruvec_state(folio_lruvec(folio), NR_ANON_MAPPED, 1);
-	mm.in_lru_fault = true;
+	mm.in_lru_fault = vma_has_recency(as->vm_flags);	/* lru_gen_enter_fault() */
 	folio_add_lru(folio, swp_shadow(entry));
 	mm.in_lru_fault = false;
 map:

@@ -18,7 +18,8 @@
 #define SWP_SLOT_SHIFT 40
 #define SWP_SLOT_BITS 23
 #define SWP_SHADOW_MASK ((1ULL << SWP_SLOT_SHIFT) - 1)
-/* vm.page-cluster = 3: swap-in reads the aligned 2^3 slots around a fault */
+/* vm.page-cluster's default, 3: swap-in reads the aligned 2^3 slots around a fault
+ * (mm.page_cluster holds the value in force) */
 #define SWAP_PAGE_CLUSTER 3
 
 enum swap_type {

@@ -40,7 +40,11 @@ bool can_reclaim_anon_pages(const struct mem_cgroup *memcg, int nid,
 
 /* ---- rmap ---- */
 
-/* folio_referenced(): test and clear the young bit of every PTE mapping it */
+/*
+ * folio_referenced(): test and clear the young bit of every PTE mapping it,
+ * but for mappings without recency (VM_RAND_READ, VM_SEQ_READ): the rmap
+ * walk skips them whole, young bit and all (invalid_folio_referenced_vma()).
+ */
 int folio_referenced(struct folio *folio, bool *vm_exec)
 {
 	struct address_space *as = folio_mapping(folio);
@@ -52,6 +56,8 @@ int folio_referenced(struct folio *folio, bool *vm_exec)
 	*vm_exec = as->exec;
 	rmap_iter_init(&it, as, folio->index);
 	while ((pte = rmap_iter_next(&it, &vma))) {
+		if (!vma_has_recency(vma ? vma->vm_flags : as->vm_flags))
+			continue;
 		if (current_actor)
 			actor_charge_sys(current_actor, COST_RMAP_WALK_NS);
 		if (*pte & PTE_YOUNG) {

@@ -15,6 +15,7 @@ int machine_init(struct machine *m, int nr_nodes, const uint64_t *pages,
 	memset(m, 0, sizeof(*m));
 	m->nr_nodes = nr_nodes;
 	m->watermark_scale_factor = watermark_scale_factor;
+	m->user_min_free_kbytes = -1;
 	for (int i = 0; i < nr_nodes; i++) {
 		if (!pages[i] || cpus[i] < 1)
 			return -EINVAL;
@@ -35,12 +36,16 @@ void setup_per_zone_wmarks(struct machine *m)
 	for (int i = 0; i < m->nr_nodes; i++)
 		total += m->node[i].managed_pages;
 	lowmem_kbytes = total * (PAGE_SIZE / 1024);
-	/* init_per_zone_wmark_min(): sqrt(lowmem_kbytes * 16), clamped [128 KB, 256 MB] */
+	/* calculate_min_free_kbytes(): sqrt(lowmem_kbytes * 16), clamped [128 KB,
+	 * 256 MB]; a value written to the sysctl takes over as written
+	 * (min_free_kbytes_sysctl_handler() sets user_min_free_kbytes) */
 	m->min_free_kbytes = (uint64_t)sqrt((double)lowmem_kbytes * 16.0);
 	if (m->min_free_kbytes < 128)
 		m->min_free_kbytes = 128;
 	if (m->min_free_kbytes > 262144)
 		m->min_free_kbytes = 262144;
+	if (m->user_min_free_kbytes >= 0)
+		m->min_free_kbytes = (uint64_t)m->user_min_free_kbytes;
 	min_pages = m->min_free_kbytes / (PAGE_SIZE / 1024);
 
 	for (int i = 0; i < m->nr_nodes; i++) {

@@ -46,7 +46,8 @@ typedef void (*wakeup_kswapd_fn)(void *ctx, int nid);
 struct machine {
 	int nr_nodes;			/* nodes in use */
 	struct numa_node node[MAX_NUMNODES];
-	uint64_t min_free_kbytes;	/* vm.min_free_kbytes as computed */
+	uint64_t min_free_kbytes;	/* vm.min_free_kbytes in force */
+	int64_t user_min_free_kbytes;	/* a value written to vm.min_free_kbytes (-1: none) */
 	unsigned int watermark_scale_factor;	/* vm.watermark_scale_factor */
 	wakeup_kswapd_fn wakeup_kswapd;	/* handed down by models/ */
 	void *wakeup_ctx;		/* its context */

@@ -466,9 +466,14 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 		cpus[n] = s->node[n].cpus ? s->node[n].cpus : s->machine.node_cpus;
 	}
 	if (machine_init(&machine, s->machine.nodes, pages, cpus,
-			 (unsigned int)s->machine.watermark_scale_factor)) {
+			 (unsigned int)s->sysctl.watermark_scale_factor)) {
 		snprintf(err, errlen, "scenario '%s': [machine]: impossible machine", s->path);
 		return -1;
+	}
+	/* a vm.min_free_kbytes write: user_min_free_kbytes, then setup_per_zone_wmarks() */
+	if (s->sysctl.min_free_kbytes != UINT64_MAX) {
+		machine.user_min_free_kbytes = (int64_t)s->sysctl.min_free_kbytes;
+		setup_per_zone_wmarks(&machine);
 	}
 	xml = numa_platform_xml(&machine);
 	if (!xml || engine_init(xml, o->seed)) {
@@ -477,7 +482,7 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 		return -1;
 	}
 	free(xml);
-	if (mm_init(&machine, policy, s->machine.swappiness, o->seed)) {
+	if (mm_init(&machine, policy, s->sysctl.swappiness, o->seed)) {
 		snprintf(err, errlen, "scenario '%s': cannot set up %llu pages", s->path,
 			 (unsigned long long)folio_table.nr);
 		return -1;
@@ -489,7 +494,13 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 		.retry_once = s->mglru.retry_once,
 		.fallback_gate = s->mglru.fallback_gate,
 		.min_ttl_ns = s->mglru.min_ttl_ns,
+		.enabled = s->mglru.enabled,
 	};
+	mm.page_cluster = s->sysctl.page_cluster;
+	/* fault_around_bytes_set(): rounddown_pow_of_two(max(val, PAGE_SIZE)) pages */
+	mm.fault_around_pages = 1;
+	while ((uint64_t)mm.fault_around_pages * 2 * 4096 <= s->debugfs.fault_around_bytes)
+		mm.fault_around_pages *= 2;
 	if (s->memcg_opts.reclaim_batch >= 0)
 		mm.reclaim_batch = (enum memcg_reclaim_batch)s->memcg_opts.reclaim_batch;
 	/* [sysctl] */
@@ -551,6 +562,7 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 		memcgs[i]->swap_max = pages_of(sm->swap_max);
 		if (sm->swappiness >= 0)
 			memcgs[i]->swappiness = sm->swappiness;
+		memcgs[i]->oom_group = sm->oom_group;
 	}
 	for (int i = 0; i < s->nr_workloads; i++) {
 		const struct scn_workload *sw = &s->workload[i];
@@ -582,7 +594,7 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 	if (!strcmp(s->swap.type, "zram")) {
 		enum zram_comp c;
 
-		zram_comp_parse(s->swap.compressor, &c);
+		zram_comp_parse(s->swap.comp_algorithm, &c);
 		if (swap_init_zram(c, s->swap.size / 4096)) {
 			snprintf(err, errlen, "scenario '%s': [swap]: cannot set up zram", s->path);
 			goto out;

@@ -136,9 +136,6 @@ static const struct key_desc machine_keys[] = {
 	K("nodes", KT_INT, U, struct scn_machine, nodes, 1, SCN_MAX_NODES, "a node count"),
 	K("node_memory", KT_SIZE, SP, struct scn_machine, node_memory, 0, 0, "a size"),
 	K("node_cpus", KT_INT, U, struct scn_machine, node_cpus, 1, 4096, "a core count"),
-	K("swappiness", KT_INT, U, struct scn_machine, swappiness, 0, 200, "a swappiness (0-200)"),
-	K("watermark_scale_factor", KT_INT, U, struct scn_machine, watermark_scale_factor, 1, 3000,
-	  "a factor (1-3000)"),
 	K("duration", KT_TIME, U, struct scn_machine, duration_ns, 0, 0, "a duration"),
 	K("policy", KT_TEXT, U, struct scn_machine, policy, 0, 0, "a policy list"),
 	K("scale", KT_SCALE, U, struct scn_machine, scale, 0, 0, "a scale (0 < F <= 1, or 1/N)"),
@@ -150,7 +147,12 @@ static const struct key_desc mglru_keys[] = {
 	K("exhaust_detect", KT_TRISTATE, U, struct scn_mglru, exhaust_detect, 0, 0, "0 or 1"),
 	K("retry_once", KT_TRISTATE, U, struct scn_mglru, retry_once, 0, 0, "0 or 1"),
 	K("fallback_gate", KT_TRISTATE, U, struct scn_mglru, fallback_gate, 0, 0, "0 or 1"),
-	K("min_ttl", KT_TIME, KEY_PERIOD, struct scn_mglru, min_ttl_ns, 0, 0, "a duration"),
+	/* /sys/kernel/mm/lru_gen/min_ttl_ms: milliseconds, a period (scaled) */
+	K("min_ttl_ms", KT_MSECS, KEY_PERIOD, struct scn_mglru, min_ttl_ns, 0, 4294967295.0,
+	  "whole milliseconds"),
+	/* /sys/kernel/mm/lru_gen/enabled */
+	K("enabled", KT_LRU_GEN_CAPS, U, struct scn_mglru, enabled, 0, 0,
+	  "y, n or a mask of 0x0001 (core), 0x0002 (mm walk), 0x0004 (non-leaf young)"),
 	{ 0 }
 };
 
@@ -167,6 +169,23 @@ static const struct key_desc sysctl_keys[] = {
 	  2000000000, "centiseconds"),
 	K("vm.dirty_writeback_centisecs", KT_INT, U, struct scn_sysctl, dirty_writeback_cs, 0,
 	  2000000000, "centiseconds"),
+	K("vm.swappiness", KT_INT, U, struct scn_sysctl, swappiness, 0, 200, "a swappiness (0-200)"),
+	/* kernel/sysctl.c: 1 to 3000 */
+	K("vm.watermark_scale_factor", KT_INT, U, struct scn_sysctl, watermark_scale_factor, 1,
+	  3000, "a factor (1-3000)"),
+	/* kilobytes of memory: scaled like any size */
+	K("vm.min_free_kbytes", KT_COUNT, S, struct scn_sysctl, min_free_kbytes, 0, 0,
+	  "a count of kilobytes"),
+	/* mm/swap.c page_cluster_max = 31 */
+	K("vm.page-cluster", KT_INT, U, struct scn_sysctl, page_cluster, 0, 31,
+	  "a power of two exponent (0-31)"),
+	{ 0 }
+};
+
+static const struct key_desc debugfs_keys[] = {
+	/* mm/memory.c fault_around_bytes_set(): at most PTRS_PER_PTE pages */
+	K("fault_around_bytes", KT_SIZE, U, struct scn_debugfs, fault_around_bytes, 0, 0,
+	  "a size (at most 2M)"),
 	{ 0 }
 };
 
@@ -179,8 +198,11 @@ static const struct key_desc memcg_opts_keys[] = {
 static const struct key_desc swap_keys[] = {
 	K("type", KT_STRING, U, struct scn_swap, type, 0, 0, "a swap type (none, zram, block)"),
 	K("size", KT_SIZE, SP, struct scn_swap, size, 0, 0, "a size"),
+	/* /sys/block/zram0/disksize and comp_algorithm */
+	K("disksize", KT_SIZE, SP, struct scn_swap, disksize, 0, 0, "a size"),
 	K("device", KT_STRING, U, struct scn_swap, device, 0, 0, "a device name"),
-	K("compressor", KT_STRING, U, struct scn_swap, compressor, 0, 0, "lz4, lzo or zstd"),
+	K("comp_algorithm", KT_STRING, U, struct scn_swap, comp_algorithm, 0, 0,
+	  "lz4, lzo or zstd"),
 	{ 0 }
 };
 
@@ -204,14 +226,71 @@ static const struct key_desc device_keys[] = {
 
 static const struct key_desc memcg_keys[] = {
 	K("parent", KT_STRING, U, struct scn_memcg, parent, 0, 0, "a memcg name"),
-	K("max", KT_LIMIT, S, struct scn_memcg, max, 0, 0, "a size"),
-	K("high", KT_LIMIT, S, struct scn_memcg, high, 0, 0, "a size"),
-	K("low", KT_LIMIT, S, struct scn_memcg, low, 0, 0, "a size"),
-	K("min", KT_LIMIT, S, struct scn_memcg, min, 0, 0, "a size"),
-	K("swap_max", KT_LIMIT, S, struct scn_memcg, swap_max, 0, 0, "a size"),
-	K("swappiness", KT_INT, U, struct scn_memcg, swappiness, 0, 200, "a swappiness (0-200)"),
+	/* the cgroup v2 files (Documentation/admin-guide/cgroup-v2.rst) */
+	K("memory.max", KT_LIMIT, S, struct scn_memcg, max, 0, 0, "a size or max"),
+	K("memory.high", KT_LIMIT, S, struct scn_memcg, high, 0, 0, "a size or max"),
+	K("memory.low", KT_LIMIT, S, struct scn_memcg, low, 0, 0, "a size or max"),
+	K("memory.min", KT_LIMIT, S, struct scn_memcg, min, 0, 0, "a size or max"),
+	K("memory.swap.max", KT_LIMIT, S, struct scn_memcg, swap_max, 0, 0, "a size or max"),
+	K("memory.oom.group", KT_BOOL, U, struct scn_memcg, oom_group, 0, 0, "0 or 1"),
+	/* cgroup v1's file: v2 has none and uses vm.swappiness (mem_cgroup_swappiness()) */
+	K("memory.swappiness", KT_INT, U, struct scn_memcg, swappiness, 0, 200,
+	  "a swappiness (0-200)"),
 	{ 0 }
 };
+
+/*
+ * Other names of a key, meaning exactly the same: the entry takes the
+ * canonical (kernel) name, so a file that sets both is refused as a key
+ * set twice, and a --set of either overrides the file's. `kind` is a
+ * section's name, or "memcg." for every [memcg.NAME].
+ */
+static const struct key_alias {
+	const char *kind;	/* the section it is written in */
+	const char *alias;	/* the key as written */
+	const char *section;	/* the canonical section (NULL: the same) */
+	const char *key;	/* the canonical key */
+} key_aliases[] = {
+	{ "machine", "swappiness", "sysctl", "vm.swappiness" },
+	{ "machine", "watermark_scale_factor", "sysctl", "vm.watermark_scale_factor" },
+	{ "memcg.", "max", NULL, "memory.max" },
+	{ "memcg.", "high", NULL, "memory.high" },
+	{ "memcg.", "low", NULL, "memory.low" },
+	{ "memcg.", "min", NULL, "memory.min" },
+	{ "memcg.", "swap_max", NULL, "memory.swap.max" },
+	{ "memcg.", "swappiness", NULL, "memory.swappiness" },
+	{ "swap", "compressor", NULL, "comp_algorithm" },
+};
+
+/* Keys that were, and now mean something else: refused with the reason. */
+static const struct key_retired {
+	const char *kind;	/* the section (as key_aliases) */
+	const char *key;
+	const char *msg;	/* what to write instead */
+} key_retired[] = {
+	{ "mglru", "min_ttl", "min_ttl was in seconds (min_ttl = 1000 meant 1000 s); the "
+	  "kernel's knob is min_ttl_ms, in milliseconds (min_ttl_ms = 1000 is 1 s)" },
+};
+
+static bool kind_matches(const char *kind, const char *section)
+{
+	size_t n = strlen(kind);
+
+	if (kind[n - 1] == '.')
+		return !strncmp(section, kind, n) && section[n];
+	return !strcmp(section, kind);
+}
+
+static const struct key_alias *find_alias(const char *section, const char *key)
+{
+	for (size_t i = 0; i < sizeof(key_aliases) / sizeof(key_aliases[0]); i++)
+		if (kind_matches(key_aliases[i].kind, section) && !strcmp(key_aliases[i].alias, key))
+			return &key_aliases[i];
+	return NULL;
+}
+
+/* enum mm_advice's names, in its order */
+static const char *const scn_advice_names[] = { "normal", "random", "sequential", NULL };
 
 /* The keys of every workload type; a type's own are in its wl_*.c (cfg->params). */
 #define W struct scn_workload
@@ -230,6 +309,8 @@ const struct key_desc scn_workload_keys[] = {
 	SCN_KEY("ops", KT_COUNT, S, W, ops, 0, 0, "a count", "operations in all, over its threads"),
 	SCN_KEY("start", KT_TIME, U, W, start_ns, 0, 0, "a duration", "when it starts"),
 	SCN_KEY("think", KT_TIME, U, W, think_ns, 0, 0, "a duration", "user CPU per operation"),
+	SCN_CHOICE("advice", W, advice, scn_advice_names, "normal, random or sequential",
+		   "madvise/fadvise of its mappings and files (unset: the type's; fio's random)"),
 	{ 0 }
 };
 #undef W
@@ -242,12 +323,17 @@ const struct key_desc scn_workload_keys[] = {
  * --set says is cut to fit.
  */
 struct entry {
-	char *section;		/* "workload.reader" */
-	char *key;		/* NULL: the [section] line itself */
+	char *section;		/* "workload.reader" (canonical: see key_aliases) */
+	char *key;		/* NULL: the [section] line itself (canonical) */
+	char *wsection, *wkey;	/* as written when an alias (NULL: as above) */
 	char *value;		/* NULL for a header */
 	int line;		/* 0 = from --set */
 	const char *set;	/* the --set text */
 };
+
+/* The section and key as the file or --set wrote them, for messages. */
+#define ESEC(e) ((e)->wsection ? (e)->wsection : (e)->section)
+#define EKEY(e) ((e)->wkey ? (e)->wkey : (e)->key)
 
 /*
  * libinih (Debian's build: lines of at most INI_MAX_LINE = 200 bytes, split
@@ -523,6 +609,7 @@ static char *ini_line_reader(char *str, int num, void *stream)
 static int ini_entry_handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct parse_ctx *ctx = user;
+	const struct key_alias *al;
 	const struct entry *first;
 	struct entry *e;
 
@@ -531,13 +618,23 @@ static int ini_entry_handler(void *user, const char *section, const char *name, 
 		name = ctx->key;
 		value = ctx->value;
 	}
-	first = entry_find(ctx, ctx->section, name);
+	al = find_alias(ctx->section, name);
+	first = entry_find(ctx, al && al->section ? al->section : ctx->section, al ? al->key : name);
 	if (first) {
-		parse_fail(ctx, "[%s] %s: set again (first at line %d): one value per key",
-			   ctx->section, name, first->line);
+		if (strcmp(EKEY(first), name) || strcmp(ESEC(first), ctx->section))
+			parse_fail(ctx, "[%s] %s: set again, as [%s] %s (line %d): one value per "
+				   "knob", ctx->section, name, ESEC(first), EKEY(first), first->line);
+		else
+			parse_fail(ctx, "[%s] %s: set again (first at line %d): one value per key",
+				   ctx->section, name, first->line);
 		return 0;
 	}
-	e = entry_add(ctx, xstrdup(ctx->section), xstrdup(name));
+	e = entry_add(ctx, xstrdup(al && al->section ? al->section : ctx->section),
+		      xstrdup(al ? al->key : name));
+	if (al) {
+		e->wsection = xstrdup(ctx->section);
+		e->wkey = xstrdup(name);
+	}
 	e->value = xstrdup(value);
 	e->line = ctx->line;
 	return 1;
@@ -548,6 +645,8 @@ static void parse_ctx_free(struct parse_ctx *ctx)
 	for (int i = 0; i < ctx->nr; i++) {
 		free(ctx->e[i].section);
 		free(ctx->e[i].key);
+		free(ctx->e[i].wsection);
+		free(ctx->e[i].wkey);
 		free(ctx->e[i].value);
 	}
 	free(ctx->e);
@@ -599,7 +698,7 @@ static int fail_entry(const struct err_ctx *ec, const struct entry *e, const cha
 
 static int bad_value(const struct err_ctx *ec, const struct entry *e, const char *what)
 {
-	return fail_entry(ec, e, "[%s] %s: '%.*s%s' is not %s", e->section, e->key,
+	return fail_entry(ec, e, "[%s] %s: '%.*s%s' is not %s", ESEC(e), EKEY(e),
 			  SHOWN(e->value), what);
 }
 
@@ -632,9 +731,85 @@ static const struct key_desc *find_key(const struct key_desc *tab, const char *k
 	return NULL;
 }
 
-static int unknown_key(const struct entry *e, const struct err_ctx *ec)
+/* Levenshtein distance of a and b (names of at most 63 characters; longer: far). */
+static size_t edit_distance(const char *a, const char *b)
 {
-	return fail_entry(ec, e, "[%s]: unknown key '%.*s%s'", e->section, SHOWN(e->key));
+	size_t la = strlen(a), lb = strlen(b), row[64];
+
+	if (la > 63 || lb > 63)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+/* Keeps name in *best when it is nearer to key than *best (ties: the first). */
+static void nearer(const char *key, const char *name, const char **best, size_t *dist)
+{
+	size_t d = edit_distance(key, name);
+
+	if (d < *dist) {
+		*dist = d;
+		*best = name;
+	}
+}
+
+/*
+ * The known key nearest to `key` among tab's, tab2's and the aliases of
+ * `section`, or NULL when none is near (more than a third of its length
+ * away, at least 2): a typo's likely meaning.
+ */
+static const char *nearest_key(const char *key, const char *section, const struct key_desc *tab,
+			       const struct key_desc *tab2)
+{
+	const char *best = NULL;
+	size_t dist = SIZE_MAX, limit = strlen(key) / 3 > 2 ? strlen(key) / 3 : 2;
+
+	for (const struct key_desc *k = tab; k && k->key; k++)
+		nearer(key, k->key, &best, &dist);
+	for (const struct key_desc *k = tab2; k && k->key; k++)
+		nearer(key, k->key, &best, &dist);
+	for (size_t i = 0; i < sizeof(key_aliases) / sizeof(key_aliases[0]); i++)
+		if (kind_matches(key_aliases[i].kind, section) && !key_aliases[i].section)
+			nearer(key, key_aliases[i].alias, &best, &dist);
+	return dist <= limit ? best : NULL;
+}
+
+/* " (did you mean 'K'?)" for the nearest known key, or "" */
+static void suggestion(char *buf, size_t len, const char *near)
+{
+	if (near)
+		snprintf(buf, len, " (did you mean '%s'?)", near);
+	else
+		buf[0] = '\0';
+}
+
+static int unknown_key(const struct entry *e, const struct key_desc *tab,
+		       const struct err_ctx *ec)
+{
+	char hint[96];
+
+	for (size_t i = 0; i < sizeof(key_retired) / sizeof(key_retired[0]); i++)
+		if (kind_matches(key_retired[i].kind, ESEC(e)) && !strcmp(key_retired[i].key, e->key))
+			return fail_entry(ec, e, "[%s] %s: not a key any more: %s", ESEC(e), EKEY(e),
+					  key_retired[i].msg);
+	suggestion(hint, sizeof(hint), nearest_key(e->key, e->section, tab, NULL));
+	return fail_entry(ec, e, "[%s]: unknown key '%.*s%s'%s", ESEC(e), SHOWN(e->key), hint);
 }
 
 /* Sets the field of key k in obj from e's value, scaled as k says. */
@@ -707,7 +882,7 @@ static int set_key(void *obj, const struct key_desc *k, const struct entry *e, d
 			return bad_value(ec, e, k->what);
 		if (strlen(e->value) >= k->size)
 			return fail_entry(ec, e, "[%s] %s: '%.*s%s' is not %s (at most %zu characters)",
-					  e->section, e->key, SHOWN(e->value), k->what, k->size - 1);
+					  ESEC(e), EKEY(e), SHOWN(e->value), k->what, k->size - 1);
 		memcpy(p, e->value, strlen(e->value) + 1);
 		return 0;
 	case KT_TEXT:
@@ -752,6 +927,46 @@ static int set_key(void *obj, const struct key_desc *k, const struct entry *e, d
 		else
 			return bad_value(ec, e, k->what);
 		return 0;
+	case KT_MSECS: {
+		long v;
+
+		if (parse_long(e->value, (long)k->lo, (long)k->hi, &v))
+			return bad_value(ec, e, k->what);
+		*(uint64_t *)p = (uint64_t)v * 1000000;
+		if (k->scale == KEY_PERIOD)
+			*(uint64_t *)p = (uint64_t)llround((double)*(uint64_t *)p * scale);
+		return 0;
+	}
+	case KT_LRU_GEN_CAPS: {
+		/* lru_gen_enabled store: 'y' or 'n', else kstrtouint(buf, 0) */
+		unsigned long caps;
+		char *end;
+
+		if (!strcmp(e->value, "y")) {
+			caps = LRU_GEN_CAPS_ALL;
+		} else if (!strcmp(e->value, "n")) {
+			caps = 0;
+		} else {
+			errno = 0;
+			caps = strtoul(e->value, &end, 0);
+			if (end == e->value || *end || errno || e->value[0] == '-')
+				return bad_value(ec, e, k->what);
+		}
+		if (caps & ~(unsigned long)LRU_GEN_CAPS_ALL)
+			return fail_entry(ec, e, "[%s] %s: '%.*s%s' has bits beyond 0x0007 (core, mm "
+					  "walk, non-leaf young)", ESEC(e), EKEY(e), SHOWN(e->value));
+		if (!(caps & LRU_GEN_CORE))
+			return fail_entry(ec, e, "[%s] %s: '%.*s%s' turns MGLRU off (no 0x0001): "
+					  "the kernel then runs the classic LRU, --policy classic",
+					  ESEC(e), EKEY(e), SHOWN(e->value));
+		if (!(caps & LRU_GEN_NONLEAF_YOUNG))
+			return fail_entry(ec, e, "[%s] %s: '%.*s%s' clears 0x0004 (non-leaf young): "
+					  "not modelled, the model keeps no PMD accessed bits and "
+					  "its walk is that of 0x0004 set", ESEC(e), EKEY(e),
+					  SHOWN(e->value));
+		*(int *)p = (int)caps;
+		return 0;
+	}
 	case KT_RECLAIM_BATCH:
 		if (!strcmp(e->value, "full"))
 			*(int *)p = RECLAIM_BATCH_FULL;
@@ -771,7 +986,7 @@ static int apply_key(void *obj, const struct key_desc *tab, const struct entry *
 {
 	const struct key_desc *k = find_key(tab, e->key);
 
-	return k ? set_key(obj, k, e, scale, ec) : unknown_key(e, ec);
+	return k ? set_key(obj, k, e, scale, ec) : unknown_key(e, tab, ec);
 }
 
 /* Appends "a, b, c" (the keys of tab) to buf at *len. */
@@ -786,7 +1001,7 @@ static int apply_workload_key(struct scn_workload *w, const struct entry *e, dou
 			      const struct err_ctx *ec)
 {
 	const struct key_desc *k = find_key(scn_workload_keys, e->key);
-	char keys[1024];
+	char keys[1024], hint[96];
 	size_t len = 0;
 
 	if (k)
@@ -796,8 +1011,10 @@ static int apply_workload_key(struct scn_workload *w, const struct entry *e, dou
 		return set_key(w->params, k, e, scale, ec);
 	list_keys(keys, sizeof(keys), &len, scn_workload_keys);
 	list_keys(keys, sizeof(keys), &len, w->type->keys);
-	return fail_entry(ec, e, "[%s]: unknown key '%.*s%s'; a '%s' workload takes %s", e->section,
-			  SHOWN(e->key), w->type->name, keys);
+	suggestion(hint, sizeof(hint), nearest_key(e->key, e->section, scn_workload_keys,
+						   w->type->keys));
+	return fail_entry(ec, e, "[%s]: unknown key '%.*s%s'%s; a '%s' workload takes %s",
+			  e->section, SHOWN(e->key), hint, w->type->name, keys);
 }
 
 static bool valid_name(const char *n)
@@ -843,6 +1060,7 @@ static struct scn_workload *workload_create(struct scenario *s, const struct par
 	memset(w, 0, sizeof(*w));
 	memcpy(w->name, name, strlen(name) + 1);	/* section_object checked its length */
 	w->threads = 1;
+	w->advice = -1;		/* the type's (workload_validate) */
 	w->type = te ? workload_type_find(te->value) : workload_types[0];
 	if (!w->type) {
 		char what[512] = "a workload type (";
@@ -885,17 +1103,35 @@ static void *section_object(struct scenario *s, const struct parse_ctx *ctx,
 		{ "swap", swap_keys, offsetof(struct scenario, swap) },
 		{ "sysctl", sysctl_keys, offsetof(struct scenario, sysctl) },
 		{ "memcg", memcg_opts_keys, offsetof(struct scenario, memcg_opts) },
+		{ "debugfs", debugfs_keys, offsetof(struct scenario, debugfs) },
 	};
-	const char *sec = e->section, *dot = strchr(sec, '.'), *name;
-	size_t kind_len;
+	static const char *const kinds[] = { "node.", "device.", "memcg.", "workload." };
+	const char *sec = e->section, *dot = strchr(sec, '.'), *name, *near = NULL;
+	size_t kind_len, dist = SIZE_MAX;
+	char hint[96], kind[64], best_kind[64];
 
 	for (size_t i = 0; i < sizeof(singles) / sizeof(singles[0]); i++)
 		if (!strcmp(sec, singles[i].name)) {
 			*tab = singles[i].keys;
 			return (char *)s + singles[i].offset;
 		}
+	for (size_t i = 0; i < sizeof(singles) / sizeof(singles[0]); i++)
+		nearer(sec, singles[i].name, &near, &dist);
+	for (size_t i = 0; dot && i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		/* the kind before the dot, with the name as written */
+		size_t n = (size_t)(strchr(kinds[i], '.') - kinds[i]), d;
+
+		snprintf(kind, sizeof(kind), "%.*s%s", (int)n, kinds[i], dot);
+		d = edit_distance(sec, kind);
+		if (d < dist) {
+			dist = d;
+			memcpy(best_kind, kind, sizeof(kind));
+			near = best_kind;
+		}
+	}
+	suggestion(hint, sizeof(hint), dist <= 2 ? near : NULL);
 	if (!dot) {
-		fail_entry(ec, e, "unknown section [%.*s%s]", SHOWN(sec));
+		fail_entry(ec, e, "unknown section [%.*s%s]%s", SHOWN(sec), hint);
 		return NULL;
 	}
 	kind_len = (size_t)(dot - sec);
@@ -915,7 +1151,7 @@ static void *section_object(struct scenario *s, const struct parse_ctx *ctx,
 	if (!((kind_len == 6 && !strncmp(sec, "device", 6)) ||
 	      (kind_len == 5 && !strncmp(sec, "memcg", 5)) ||
 	      (kind_len == 8 && !strncmp(sec, "workload", 8)))) {
-		fail_entry(ec, e, "unknown section [%.*s%s]", SHOWN(sec));
+		fail_entry(ec, e, "unknown section [%.*s%s]%s", SHOWN(sec), hint);
 		return NULL;
 	}
 	if (!valid_name(name)) {
@@ -965,16 +1201,22 @@ static void machine_defaults(struct scenario *s)
 	s->machine.nodes = 2;
 	s->machine.node_memory = 8ULL << 30;
 	s->machine.node_cpus = 4;
-	s->machine.swappiness = 60;		/* vm.swappiness default */
-	s->machine.watermark_scale_factor = 10;	/* vm.watermark_scale_factor default */
 	s->machine.scale = 1.0;
-	s->mglru = (struct scn_mglru){ -1, -1, -1, -1, 0 };
+	/* CONFIG_LRU_GEN_ENABLED on x86: every capability (0x0007) */
+	s->mglru = (struct scn_mglru){ .enabled = LRU_GEN_CAPS_ALL, .fallback = -1,
+				       .exhaust_detect = -1, .retry_once = -1,
+				       .fallback_gate = -1 };
 	s->memcg_opts.reclaim_batch = -1;
-	/* Documentation/admin-guide/sysctl/vm.rst defaults */
+	/* Documentation/admin-guide/sysctl/vm.rst defaults; min_free_kbytes is
+	 * computed from memory (calculate_min_free_kbytes()) */
 	s->sysctl = (struct scn_sysctl){ .dirty_ratio = 20, .dirty_background_ratio = 10,
-					 .dirty_expire_cs = 3000, .dirty_writeback_cs = 500 };
+					 .dirty_expire_cs = 3000, .dirty_writeback_cs = 500,
+					 .swappiness = 60, .watermark_scale_factor = 10,
+					 .min_free_kbytes = UINT64_MAX, .page_cluster = 3 };
+	/* mm/memory.c: fault_around_pages = 65536 >> PAGE_SHIFT */
+	s->debugfs.fault_around_bytes = 65536;
 	snprintf(s->swap.type, sizeof(s->swap.type), "none");
-	snprintf(s->swap.compressor, sizeof(s->swap.compressor), "lz4");
+	snprintf(s->swap.comp_algorithm, sizeof(s->swap.comp_algorithm), "lz4");
 }
 
 /* The entries of the scenario being validated, to name lines in messages. */
@@ -1004,6 +1246,8 @@ static int fail_at(char *err, size_t errlen, const char *path, const char *sec,
 			e = &validate_ctx->e[i];
 	if (!key)
 		return fail_entry(&ec, e, "[%s]: %s", sec, msg);
+	if (e && e->key && !strcmp(e->key, key) && !strcmp(e->section, sec))
+		return fail_entry(&ec, e, "[%s] %s: %s", ESEC(e), EKEY(e), msg);	/* as written */
 	return fail_entry(&ec, e, "[%s] %s: %s", sec, key, msg);
 }
 
@@ -1043,6 +1287,8 @@ static int workload_validate(const struct scenario *s, struct scn_workload *w, c
 		if (j == s->nr_memcgs)
 			return fail_at(err, errlen, p, sec, "memcg", "no such memcg");
 	}
+	if (w->advice < 0)
+		w->advice = w->type->default_advice;
 	if (w->type->check && w->type->check(w, &ck))
 		return -1;
 	if (!w->size)
@@ -1104,19 +1350,43 @@ static int scenario_validate(struct scenario *s, char *err, size_t errlen)
 				       "unknown device type (known: nvme, hdd, ramdisk)");
 		}
 	}
+	if (s->debugfs.fault_around_bytes > 512 * 4096)
+		return fail_at(err, errlen, p, "debugfs", "fault_around_bytes",
+			       "more than PTRS_PER_PTE (512) pages, 2M, is refused by the kernel");
+	if (s->sysctl.min_free_kbytes != UINT64_MAX) {
+		uint64_t kb = 0;
+
+		for (int n = 0; n < s->machine.nodes; n++)
+			kb += (s->node[n].memory ? s->node[n].memory : s->machine.node_memory) / 1024;
+		if (s->sysctl.min_free_kbytes >= kb / 2)
+			return fail_at(err, errlen, p, "sysctl", "vm.min_free_kbytes",
+				       "half the machine's memory or more after scaling: nothing "
+				       "could be allocated");
+	}
+	if (strcmp(s->swap.type, "zram") && s->swap.disksize)
+		return fail_at(err, errlen, p, "swap", "disksize",
+			       "disksize is zram's (/sys/block/zram0/disksize); a swap area on a "
+			       "device takes size");
+	if (s->swap.disksize) {
+		if (s->swap.size)
+			return fail_at(err, errlen, p, "swap", "disksize",
+				       "zram's size is given twice (size and disksize): one of them");
+		s->swap.size = s->swap.disksize;
+	}
 	if (strcmp(s->swap.type, "none")) {
 		enum zram_comp c;
+		const char *size_key = s->swap.disksize ? "disksize" : "size";
 
 		if (strcmp(s->swap.type, "zram") && strcmp(s->swap.type, "block"))
 			return fail_at(err, errlen, p, "swap", "type",
 				       "unknown swap type (known: none, zram, block)");
 		if (s->swap.size < 4096)
-			return fail_at(err, errlen, p, "swap", "size", "a swap device needs a size");
+			return fail_at(err, errlen, p, "swap", size_key, "a swap device needs a size");
 		if (s->swap.size / 4096 >= (1ULL << 23))
-			return fail_at(err, errlen, p, "swap", "size",
+			return fail_at(err, errlen, p, "swap", size_key,
 				       "more than 2^23 swap slots (32G) is not supported; use --scale");
-		if (zram_comp_parse(s->swap.compressor, &c))
-			return fail_at(err, errlen, p, "swap", "compressor",
+		if (zram_comp_parse(s->swap.comp_algorithm, &c))
+			return fail_at(err, errlen, p, "swap", "comp_algorithm",
 				       "unknown compressor (known: lz4, lzo, zstd)");
 		if (!strcmp(s->swap.type, "block")) {
 			int j;
@@ -1145,7 +1415,7 @@ static int scenario_validate(struct scenario *s, char *err, size_t errlen)
 					       "no memcg of that name is declared before it");
 		}
 		if (m->max != SIZE_MAX_VALUE && m->max < (1ULL << 20))
-			return fail_at(err, errlen, p, sec, "max",
+			return fail_at(err, errlen, p, sec, "memory.max",
 				       "memory.max below 1M after scaling cannot run anything");
 	}
 	if (!s->nr_workloads)
@@ -1208,8 +1478,9 @@ static long read_text(FILE *f, char **text)
 static int set_entry(struct parse_ctx *ctx, const char *set, char *err, size_t errlen)
 {
 	const char *eq = strchr(set, '='), *dot1 = strchr(set, '.'), *dot2, *k;
+	const struct key_alias *al;
 	struct entry *e;
-	char *sec, *key;
+	char *sec, *key, *wsec = NULL, *wkey = NULL;
 
 	if (!eq || !dot1 || dot1 > eq) {
 		snprintf(err, errlen, "--set '%.*s%s': expected section.key=value", SHOWN(set));
@@ -1220,7 +1491,7 @@ static int set_entry(struct parse_ctx *ctx, const char *set, char *err, size_t e
 		dot2 = NULL;
 		k = set[0] == 's' ? set + 7 : set;
 	} else if (!strncmp(set, "machine.", 8) || !strncmp(set, "mglru.", 6) ||
-		   !strncmp(set, "swap.", 5) ||
+		   !strncmp(set, "swap.", 5) || !strncmp(set, "debugfs.", 8) ||
 		   /* [memcg] has no name: memcg.KEY=V; [memcg.NAME]: memcg.NAME.KEY=V */
 		   (!strncmp(set, "memcg.", 6) &&
 		    (!strchr(dot1 + 1, '.') || strchr(dot1 + 1, '.') > eq))) {
@@ -1241,6 +1512,13 @@ static int set_entry(struct parse_ctx *ctx, const char *set, char *err, size_t e
 	}
 	sec = dot2 ? xstrndup(set, (size_t)(dot2 - set)) : xstrdup("sysctl");
 	key = xstrndup(k, (size_t)(eq - k));
+	al = find_alias(sec, key);
+	if (al) {
+		wsec = sec;
+		wkey = key;
+		sec = xstrdup(al->section ? al->section : wsec);
+		key = xstrdup(al->key);
+	}
 	/* a named section ([memcg.app], [workload.reader]) must be the file's: a --set
 	 * changes a key, and a misspelt name must not add an empty memcg or device
 	 * ([node.N] needs no header: the machine has its nodes) */
@@ -1255,6 +1533,8 @@ static int set_entry(struct parse_ctx *ctx, const char *set, char *err, size_t e
 				 "changes a key of a section the file declares)", SHOWN(set), sec);
 			free(sec);
 			free(key);
+			free(wsec);
+			free(wkey);
 			return -1;
 		}
 	}
@@ -1267,9 +1547,13 @@ static int set_entry(struct parse_ctx *ctx, const char *set, char *err, size_t e
 				 SHOWN(ctx->e[i].set));
 			free(sec);
 			free(key);
+			free(wsec);
+			free(wkey);
 			return -1;
 		}
 	e = entry_add(ctx, sec, key);
+	e->wsection = wsec;
+	e->wkey = wkey;
 	e->value = xstrdup(eq + 1);
 	e->set = set;
 	return 0;

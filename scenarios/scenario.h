@@ -22,8 +22,6 @@ struct scn_machine {
 	int nodes;			/* NUMA nodes */
 	uint64_t node_memory;		/* bytes per node (unless [node.N] says) */
 	int node_cpus;			/* cores per node */
-	int swappiness;			/* vm.swappiness */
-	int watermark_scale_factor;	/* vm.watermark_scale_factor */
 	uint64_t duration_ns;		/* simulated time limit (0 = until workloads end) */
 	char *policy;			/* default policy list when --policy is absent (NULL: none) */
 	double scale;			/* default --scale */
@@ -49,8 +47,9 @@ struct scn_memcg {
 	char name[SCN_NAME_LEN];
 	char parent[SCN_NAME_LEN];	/* "" = the root */
 	uint64_t max, high, low, min;	/* bytes; UINT64_MAX = max */
-	uint64_t swap_max;		/* bytes */
-	int swappiness;			/* -1 = vm.swappiness */
+	uint64_t swap_max;		/* memory.swap.max, bytes */
+	int swappiness;			/* memory.swappiness (cgroup v1's file); -1 = vm.swappiness */
+	bool oom_group;			/* memory.oom.group */
 };
 
 struct workload_ops;
@@ -70,17 +69,19 @@ struct scn_workload {
 	uint64_t ops;			/* operations in total (all threads) */
 	uint64_t think_ns;		/* user CPU per operation */
 	uint64_t start_ns;		/* start delay */
+	int advice;			/* enum mm_advice: madvise/fadvise of its mappings (-1: type's) */
 	double scale;			/* the scale applied to this scenario's sizes */
 	void *params;			/* the type's own keys (type->params_size bytes) */
 };
 
-/* [mglru]: the isolate_folios variants and min_ttl (apply to both MGLRU policies) */
+/* [mglru]: /sys/kernel/mm/lru_gen knobs and the isolate_folios variants (both MGLRU policies) */
 struct scn_mglru {
+	int enabled;			/* lru_gen/enabled: LRU_GEN_* capability bits */
 	int fallback;			/* -1 default, 0 scanned0, 1 explicit */
 	int exhaust_detect;		/* -1 default, 0 or 1 */
 	int retry_once;			/* -1 default, 0 or 1 */
 	int fallback_gate;		/* -1 default, 0 or 1 */
-	uint64_t min_ttl_ns;		/* min_ttl_ms */
+	uint64_t min_ttl_ns;		/* lru_gen/min_ttl_ms, in ns (a period: scaled) */
 };
 
 /* [sysctl]: /proc/sys/vm knobs under their own names (vm.dirty_ratio = 20) */
@@ -91,6 +92,15 @@ struct scn_sysctl {
 	uint64_t dirty_background_bytes;	/* vm.dirty_background_bytes (0: the ratio) */
 	int dirty_expire_cs;		/* vm.dirty_expire_centisecs */
 	int dirty_writeback_cs;		/* vm.dirty_writeback_centisecs (0: no periodic writeback) */
+	int swappiness;			/* vm.swappiness */
+	int watermark_scale_factor;	/* vm.watermark_scale_factor */
+	uint64_t min_free_kbytes;	/* vm.min_free_kbytes, scaled (UINT64_MAX: computed) */
+	int page_cluster;		/* vm.page-cluster: swap-in reads 2^N slots */
+};
+
+/* [debugfs]: /sys/kernel/debug knobs */
+struct scn_debugfs {
+	uint64_t fault_around_bytes;	/* fault_around_bytes */
 };
 
 /* [memcg] (no name): options of the memcg code itself */
@@ -102,8 +112,9 @@ struct scn_memcg_opts {
 struct scn_swap {
 	char type[16];			/* none, zram, block */
 	uint64_t size;			/* bytes (zram disksize or swap area) */
+	uint64_t disksize;		/* zram: /sys/block/zram0/disksize (0: size says) */
 	char device[SCN_NAME_LEN];	/* block: the device holding the area */
-	char compressor[16];		/* zram: lz4, lzo, zstd */
+	char comp_algorithm[16];	/* zram: /sys/block/zram0/comp_algorithm (lz4, lzo, zstd) */
 };
 
 struct scenario {
@@ -113,6 +124,7 @@ struct scenario {
 	struct scn_machine machine;
 	struct scn_mglru mglru;
 	struct scn_sysctl sysctl;
+	struct scn_debugfs debugfs;
 	struct scn_swap swap;
 	struct scn_node node[SCN_MAX_NODES];
 	struct scn_device device[SCN_MAX_DEVICES];
@@ -144,6 +156,8 @@ enum key_type {
 	KT_INT_SIZE,	/* bytes, not 0 (a record's size) */
 	KT_RECLAIM_BATCH,	/* full / swap_cluster_max / decay4 */
 	KT_AMOUNT,	/* bytes or "full" */
+	KT_MSECS,	/* whole milliseconds, stored in ns */
+	KT_LRU_GEN_CAPS,	/* lru_gen/enabled: y, n or a mask of LRU_GEN_* bits */
 };
 
 /* What --scale does to a key's value (sizes and counts of data shrink together). */

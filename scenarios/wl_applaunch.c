@@ -157,7 +157,7 @@ static int applaunch_start(struct workload *w, struct mem_cgroup *memcg, struct 
 		app->memcg = mem_cgroup_create(memcg, name);
 		if (!app->memcg)
 			return -ENOMEM;
-		app->task = task_create(name, app->memcg, c->node);
+		app->task = workload_task_create(w, name, app->memcg, c->node);
 		if (!app->task)
 			return -ENOMEM;
 		app->code = file_create(name, code_pages, bdev, bdev_start + (uint64_t)i * code_pages,

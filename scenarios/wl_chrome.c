@@ -174,7 +174,7 @@ static int chrome_node_start(struct workload *w, struct mem_cgroup *parent,
 			cw->cn = cn;
 			cw->nid = i % mm.machine.nr_nodes;
 			snprintf(name, sizeof(name), "%s-%d.%d", c->name, g, i);
-			cw->task = task_create(name, memcg, cw->nid);
+			cw->task = workload_task_create(cn->w, name, memcg, cw->nid);
 			if (!cw->task)
 				return -ENOMEM;
 			cw->buf = anon_region_create(cw->task, name, c->size / 4096);

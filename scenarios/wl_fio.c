@@ -8,7 +8,10 @@
  * Offsets: fio's default random map (norandommap=0) hands out every block
  * of the file once per loop in random order; a new loop starts a new order.
  * fio advises the mapping POSIX_MADV_RANDOM for random jobs (fio_madvise_file,
- * fadvise_hint=1 by default), so a fault reads only the faulting page.
+ * fadvise_hint=1 by default): the type's default advice is random, so a
+ * fault reads only the faulting page and, since Linux 6.3, the LRU ignores
+ * the mapping's references (vma_has_recency()). `advice = normal` is
+ * fadvise_hint=0.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -107,7 +110,7 @@ static int fio_start(struct workload *w, struct mem_cgroup *memcg, struct blockd
 		j->w = w;
 		snprintf(name, sizeof(name), "%s.%d", c->name, t);
 		/* fio forks a process per job (thread=0) */
-		j->task = t ? task_create(name, memcg, c->node) : w->task;
+		j->task = t ? workload_task_create(w, name, memcg, c->node) : w->task;
 		/* the jobs' files lie one after the other on the device */
 		j->f = file_create(name, nr_pages, bdev, bdev_start + (uint64_t)t * nr_pages, false);
 		j->order = malloc(nr_pages * sizeof(*j->order));
@@ -115,9 +118,6 @@ static int fio_start(struct workload *w, struct mem_cgroup *memcg, struct blockd
 			return -ENOMEM;
 		for (uint64_t p = 0; p < nr_pages; p++)
 			j->order[p] = (uint32_t)p;
-		/* MADV_RANDOM (VM_RAND_READ): no read-around on a fault, as for
-		 * a file whose read-around never paid off */
-		j->f->mmap_miss = UINT32_MAX / 2;
 		/* the total of IOs, shared out over the jobs */
 		j->nr_ios = c->ops / (uint64_t)c->threads + ((uint64_t)t < c->ops % (uint64_t)c->threads);
 		if (!actor_create(name, c->node, fio_job_thread, j, false))
@@ -152,6 +152,8 @@ const struct workload_ops fio_ops = {
 	.desc = "fio mmap randread, one file per job",
 	.needs_device = workload_has_files,
 	.device_pages = fio_device_pages,
+	/* rw=randread with fadvise_hint=1: POSIX_MADV_RANDOM */
+	.default_advice = ADVICE_RANDOM,
 	.start = fio_start,
 	.report = fio_report,
 };

@@ -210,7 +210,7 @@ static int run_job(struct kbuild *kb, struct actor *a, int slot, uint64_t job)
 	if (cpu_ns > p->compile_ns * MAX_FACTOR)
 		cpu_ns = p->compile_ns * MAX_FACTOR;
 
-	t = task_create("cc1", kb->memcg, a->node);
+	t = workload_task_create(w, "cc1", kb->memcg, a->node);
 	if (!t)
 		return -ENOMEM;
 	a->task = t;

@@ -79,7 +79,7 @@ static int file_scan_start(struct workload *w, struct mem_cgroup *memcg, struct 
 		fs->tasks[0] = w->task;
 		for (int t = 1; t < c->threads; t++) {
 			snprintf(name, sizeof(name), "%s.%d", c->name, t);
-			fs->tasks[t] = task_create(name, memcg, c->node);
+			fs->tasks[t] = workload_task_create(w, name, memcg, c->node);
 			if (!fs->tasks[t])
 				return -ENOMEM;
 		}

@@ -46,6 +46,16 @@ uint64_t workload_pages_per_op(const struct scn_workload *cfg)
 	return cfg->type->pages_per_op ? cfg->type->pages_per_op(cfg) : 1;
 }
 
+struct task *workload_task_create(struct workload *w, const char *name, struct mem_cgroup *memcg,
+				  int nid)
+{
+	struct task *t = task_create(name, memcg, nid);
+
+	if (t)
+		t->advice = (uint8_t)w->cfg->advice;
+	return t;
+}
+
 int workload_start(struct workload *w, const struct scn_workload *cfg,
 		   struct mem_cgroup *memcg, struct blockdev *bdev, uint64_t bdev_start)
 {
@@ -53,7 +63,7 @@ int workload_start(struct workload *w, const struct scn_workload *cfg,
 	w->cfg = cfg;
 	hist_init(&w->lat);
 	if (!cfg->type->own_tasks) {
-		w->task = task_create(cfg->name, memcg, cfg->node);
+		w->task = workload_task_create(w, cfg->name, memcg, cfg->node);
 		if (!w->task)
 			return -ENOMEM;
 	}

@@ -51,6 +51,8 @@ struct workload_ops {
 	bool (*needs_device)(const struct scn_workload *cfg);
 	/* optional: pages its files take on the device (NULL: size / 4096) */
 	uint64_t (*device_pages)(const struct scn_workload *cfg);
+	/* the advice (enum mm_advice) of its mappings when the section has none */
+	int default_advice;
 	/* optional: pages one operation touches (NULL: 1), for a run's cost estimate */
 	uint64_t (*pages_per_op)(const struct scn_workload *cfg);
 
@@ -80,6 +82,9 @@ void workload_report(const struct workload *w, struct result_group *g, uint64_t 
 
 /* ---- for the generators ---- */
 
+/* task_create() for one of w's processes: it takes the workload's advice. */
+struct task *workload_task_create(struct workload *w, const char *name, struct mem_cgroup *memcg,
+				  int nid);
 /* Counts an access's outcome (ACCESS_HIT, _MINOR, _MAJOR, _NEW) in w's page counters. */
 void workload_count_outcome(struct workload *w, int ret);
 /* Seconds from the first operation to the last (or to end_ns, the run's end). */

@@ -466,16 +466,19 @@ static bool walk_mapping(struct lruvec *lruvec, struct address_space *as, uint8_
 static void walk_mm(struct lruvec *lruvec, struct task *t, uint64_t seq, int swappiness,
 		    bool force_scan)
 {
+	/* should_skip_vma(): a mapping without recency is not walked */
 	if (swappiness)
 		for (int r = 0; r < t->nr_regions; r++) {
 			struct address_space *as = mm.mappings[t->regions[r]];
 
-			if (!walk_mapping(lruvec, as, as->ptes, seq, force_scan))
+			if (vma_has_recency(as->vm_flags) &&
+			    !walk_mapping(lruvec, as, as->ptes, seq, force_scan))
 				return;
 		}
 	if (swappiness <= MAX_SWAPPINESS)
 		for (int v = 0; v < t->nr_vmas; v++)
-			if (!walk_mapping(lruvec, t->vmas[v]->file, t->vmas[v]->ptes, seq,
+			if (vma_has_recency(t->vmas[v]->vm_flags) &&
+			    !walk_mapping(lruvec, t->vmas[v]->file, t->vmas[v]->ptes, seq,
 					  force_scan))
 				return;
 }
@@ -713,6 +716,16 @@ bool try_to_inc_max_seq(struct lruvec *lruvec, uint64_t seq, int swappiness,
 	/* see iterate_mm_list(): another reclaimer walked for this seq already */
 	if (seq <= lrugen->mm_seq)
 		return false;
+	/*
+	 * should_walk_mmu() false (lru_gen/enabled without LRU_GEN_MM_WALK):
+	 * iterate_mm_list_nowalk() completes the iteration without a walk, and
+	 * the eviction's look-around is the only feedback from page tables.
+	 */
+	if (!(mm.mglru.enabled & LRU_GEN_MM_WALK)) {
+		lrugen->mm_head = -1;
+		lrugen->mm_seq++;
+		return inc_max_seq(lruvec, seq, swappiness, sc ? sc->actor : current_actor);
+	}
 	/* set_mm_walk(NULL, true): the walk stays until clear_mm_walk() */
 	if (sc)
 		sc->mm_walk = true;
@@ -803,6 +816,9 @@ static enum folio_references lru_gen_check_references(struct folio *folio,
 
 	rmap_iter_init(&it, folio_mapping(folio), folio->index);
 	while ((pte = rmap_iter_next(&it, &vma))) {
+		/* invalid_folio_referenced_vma(): no recency, no look */
+		if (!vma_has_recency(vma ? vma->vm_flags : folio_mapping(folio)->vm_flags))
+			continue;
 		charge(COST_RMAP_WALK_NS);
 		referenced += lru_gen_look_around(folio, vma ? vma->ptes : folio_mapping(folio)->ptes,
 						  sc);
