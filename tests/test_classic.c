@@ -17,6 +17,8 @@
 #include "models/workingset.h"
 
 #define PAGES_PER_GB (1ULL << (30 - PAGE_SHIFT))
+/* read_ahead_kb = 128: the read-around window of a fault */
+#define RA_PAGES_TEST 32
 
 static void boot(void)
 {
@@ -714,6 +716,94 @@ START_TEST(test_shrink_folio_list_ignore_references)
 END_TEST
 
 /*
+ * advice = random (MADV_RANDOM, VM_RAND_READ): since 6.3 folio_referenced()
+ * skips the mapping (vma_has_recency()), so a folio whose only PTE is young
+ * and which reclaim saw once (PG_referenced) is reclaimed instead of
+ * activated; its young bit is never looked at. _i: 0 normal, 1 random.
+ */
+static void advice_references_fn(struct actor *a, void *arg)
+{
+	struct scan_control sc = reclaim_sc(a);
+	bool random = *(const bool *)arg;
+	struct reclaim_stat stat;
+	struct flist list;
+	struct folio *A;
+	uint64_t freed;
+
+	fx.task->advice = random ? ADVICE_RANDOM : ADVICE_NORMAL;
+	mm.fault_around_pages = 1;
+	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 0, false), ACCESS_MAJOR);
+	/* VM_RAND_READ: no read-around (do_sync_mmap_readahead()) */
+	ck_assert_uint_eq(fx.file->nr_resident, random ? 1 : RA_PAGES_TEST);
+	A = page_of(fx.file, 0);
+	ck_assert((*harness_file_pte(fx.task, fx.file, 0)) & PTE_YOUNG);
+	folio_set_referenced(A);
+	flist_init(&list);
+	isolate(&list, A);
+	freed = shrink_folio_list(&list, NODE_DATA(0), &sc, &stat, false);
+	unisolate(NR_ISOLATED_FILE, 1);
+	if (random) {
+		ck_assert_msg(freed == 1, "a random mapping's young folio was kept");
+		ck_assert(flist_empty(&list));
+		expect_shadow(fx.file, 0);
+	} else {
+		ck_assert_msg(freed == 0, "a normal mapping's young, referenced folio was reclaimed");
+		ck_assert(folio_test_active(A));
+		ck_assert(!((*harness_file_pte(fx.task, fx.file, 0)) & PTE_YOUNG));
+		putback(&list);
+	}
+	assert_invariants();
+}
+
+START_TEST(test_advice_random_ignores_references)
+{
+	bool random = _i;
+
+	fixture_boot();
+	harness_run_actor(advice_references_fn, &random);
+}
+END_TEST
+
+/*
+ * advice and readahead: a fault of a random mapping reads its page alone,
+ * of a sequential one ra_pages (doubled by POSIX_FADV_SEQUENTIAL: 64) from
+ * the fault on, of a normal one 32 around it; read() of a random file reads
+ * each page alone even in sequence (FMODE_RANDOM), of a sequential one
+ * ramps up to 64.
+ */
+static void advice_readahead_fn(struct actor *a, void *arg)
+{
+	(void)arg;
+	mm.fault_around_pages = 1;
+	fx.task->advice = ADVICE_SEQUENTIAL;
+	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 100, false), ACCESS_MAJOR);
+	ck_assert_uint_eq(fx.file->nr_resident, 2 * RA_PAGES_TEST);
+	ck_assert(!fx.file->slots[99]);
+	ck_assert(fx.file->slots[100 + 2 * RA_PAGES_TEST - 1]);
+	/* read() in sequence: 1, then windows 4, 8, 16, 32, 64 */
+	for (uint64_t i = 0; i < 64; i++)
+		ck_assert_int_ge(filemap_read(a, fx.task, fx.exec, i), 0);
+	ck_assert_uint_eq(fx.exec->ra_size, 2 * RA_PAGES_TEST);
+}
+
+static void advice_random_readahead_fn(struct actor *a, void *arg)
+{
+	(void)arg;
+	mm.fault_around_pages = 1;
+	fx.task->advice = ADVICE_RANDOM;
+	for (uint64_t i = 0; i < 8; i++)
+		ck_assert_int_eq(filemap_read(a, fx.task, fx.exec, i), ACCESS_MAJOR);
+	ck_assert_uint_eq(fx.exec->nr_resident, 8);
+}
+
+START_TEST(test_advice_readahead)
+{
+	fixture_boot();
+	harness_run_actor(_i ? advice_random_readahead_fn : advice_readahead_fn, NULL);
+}
+END_TEST
+
+/*
  * A dirty file folio met by direct reclaim is left to the flusher: marked
  * PG_reclaim and activated, whatever its references said, as long as it is
  * not referenced by a PTE.
@@ -1143,6 +1233,8 @@ static Suite *classic_suite(void)
 	tc = tcase_create("shrink_folio_list");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_shrink_folio_list_references);
+	tcase_add_loop_test(tc, test_advice_random_ignores_references, 0, 2);
+	tcase_add_loop_test(tc, test_advice_readahead, 0, 2);
 	tcase_add_test(tc, test_fault_around_maps_cached_window);
 	tcase_add_test(tc, test_shrink_folio_list_ignore_references);
 	tcase_add_test(tc, test_shrink_folio_list_dirty_referenced_file);

@@ -1544,6 +1544,180 @@ START_TEST(test_walk_skips_idle_mm)
 }
 END_TEST
 
+/* ==================================================================
+ * 13. advice: a MADV_RANDOM mapping has no recency (vma_has_recency())
+ * ================================================================== */
+
+#define ADVICE_PAGES (2 * MIN_LRU_BATCH)
+
+/*
+ * The aging's walk skips a VM_RAND_READ mapping (should_skip_vma()): its
+ * young PTEs stay young and its folios are not promoted, while a normal
+ * mapping's are cleared and promoted to the walk's gen. Its faults are no
+ * LRU faults (lru_gen_enter_fault()): the folios go to the oldest gen,
+ * inactive. _i bit 0: random (else normal); bit 1: budget (else old).
+ */
+static void advice_walk_body(struct actor *a, void *arg)
+{
+	struct lru_gen_folio *lrugen = lrugen_of(fx.lruvec);
+	bool random = *(const bool *)arg, refs[ADVICE_PAGES];
+	int gens[ADVICE_PAGES];
+	struct scan_control sc;
+	uint64_t seq;
+
+	fx.task->advice = random ? ADVICE_RANDOM : ADVICE_NORMAL;
+	mm.fault_around_pages = 1;
+	for (uint64_t i = 0; i < ADVICE_PAGES; i++)
+		ck_assert_int_ge(filemap_map_access(a, fx.task, fx.file, i, false), 0);
+	if (random) {
+		/* VM_RAND_READ: no read-around, one page per fault */
+		ck_assert_uint_eq(fx.file->nr_resident, ADVICE_PAGES);
+		for (uint64_t i = 0; i < ADVICE_PAGES; i++) {
+			struct folio *f = folio_at(fx.file, i);
+
+			ck_assert_msg(!folio_test_active(f), "a random mapping's fault activated");
+			ck_assert_int_eq(folio_lru_gen(f),
+					 lru_gen_from_seq(lrugen->min_seq[LRU_GEN_FILE]));
+		}
+	}
+	for (uint64_t i = 0; i < ADVICE_PAGES; i++) {
+		gens[i] = folio_lru_gen(folio_at(fx.file, i));
+		refs[i] = folio_test_referenced(folio_at(fx.file, i));
+	}
+	init_sc(&sc, a, DEF_PRIORITY);
+	seq = lrugen->max_seq;
+	ck_assert(try_to_inc_max_seq(fx.lruvec, seq, 0, &sc));
+	for (uint64_t i = 0; i < ADVICE_PAGES; i++) {
+		uint8_t pte = *harness_file_pte(fx.task, fx.file, i);
+		struct folio *f = folio_at(fx.file, i);
+
+		if (random) {
+			ck_assert_msg(pte & PTE_YOUNG, "the walk cleared a random mapping's PTE");
+			/* not promoted to the walk's gen nor marked (inc_min_seq() may
+			 * have moved the oldest gen on: folio_inc_gen()) */
+			ck_assert_msg(folio_lru_gen(f) != lru_gen_from_seq(seq) &&
+				      !refs[i] && !folio_test_referenced(f),
+				      "page %llu: the walk took a random mapping's reference "
+				      "(gen %d -> %d, walk's %d)", (unsigned long long)i, gens[i],
+				      folio_lru_gen(f), lru_gen_from_seq(seq));
+		} else {
+			/* folio_update_gen(): promoted, or marked on a first sighting */
+			ck_assert_msg(!(pte & PTE_YOUNG), "the walk missed a normal mapping");
+			ck_assert_msg(folio_lru_gen(f) == lru_gen_from_seq(seq) ||
+				      (!refs[i] && folio_test_referenced(f)),
+				      "page %llu: a normal mapping's reference was not taken",
+				      (unsigned long long)i);
+		}
+	}
+	assert_invariants();
+}
+
+START_TEST(test_advice_random_walk)
+{
+	bool random = _i & 1;
+
+	boot(_i & 2 ? &mglru_budget_policy : &mglru_old_policy);
+	run_body(advice_walk_body, &random);
+}
+END_TEST
+
+/*
+ * The eviction's rmap walk (folio_referenced() with lru_gen_look_around())
+ * ignores a random mapping: its oldest-gen folios with young PTEs are all
+ * reclaimed (pgscan == pgsteal), where a normal mapping's young ones are
+ * kept. Same _i as above.
+ */
+static void advice_evict_body(struct actor *a, void *arg)
+{
+	struct lru_gen_folio *lrugen = lrugen_of(fx.lruvec);
+	bool random = *(const bool *)arg;
+	uint64_t scanned0, stolen0, scanned, stolen;
+	struct scan_control sc;
+	int isolated = 0, tries;
+
+	fx.task->advice = random ? ADVICE_RANDOM : ADVICE_NORMAL;
+	mm.fault_around_pages = 1;
+	for (uint64_t i = 0; i < ADVICE_PAGES; i++)
+		ck_assert_int_ge(filemap_map_access(a, fx.task, fx.file, i, false), 0);
+	/* age, no PTE young, until page 0 is in the oldest gen */
+	init_sc(&sc, a, DEF_PRIORITY);
+	for (tries = 0; tries < 8; tries++) {
+		if (folio_lru_gen(folio_at(fx.file, 0)) ==
+		    lru_gen_from_seq(lrugen->min_seq[LRU_GEN_FILE]))
+			break;
+		for (uint64_t i = 0; i < fx.file->nr_pages; i++)
+			if (fx.file->slots[i] && !xa_is_value(fx.file->slots[i]))
+				*harness_file_pte(fx.task, fx.file, i) &= (uint8_t)~PTE_YOUNG;
+		ck_assert(try_to_inc_max_seq(fx.lruvec, lrugen->max_seq, 0, &sc));
+	}
+	ck_assert_msg(tries < 8, "page 0 never reached the oldest gen");
+	/* the task touches its pages again: every PTE young */
+	for (uint64_t i = 0; i < ADVICE_PAGES; i++)
+		ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, i, false), ACCESS_HIT);
+	scanned0 = mm.vm_events[PGSCAN_FILE];
+	stolen0 = mm.vm_events[PGSTEAL_FILE];
+	init_sc(&sc, a, DEF_PRIORITY);
+	evict_folios(MAX_LRU_BATCH, fx.lruvec, &sc, 0, &isolated);
+	scanned = mm.vm_events[PGSCAN_FILE] - scanned0;
+	stolen = mm.vm_events[PGSTEAL_FILE] - stolen0;
+	ck_assert_uint_gt(scanned, 0);
+	if (random) {
+		ck_assert_msg(stolen == scanned, "random mapping: pgscan %llu, pgsteal %llu",
+			      (unsigned long long)scanned, (unsigned long long)stolen);
+		ck_assert(!fx.file->slots[0] || xa_is_value(fx.file->slots[0]));
+	} else {
+		ck_assert_msg(stolen < scanned, "normal mapping: pgscan %llu, pgsteal %llu",
+			      (unsigned long long)scanned, (unsigned long long)stolen);
+		ck_assert_msg(fx.file->slots[0] && !xa_is_value(fx.file->slots[0]),
+			      "a young page of a normal mapping was reclaimed");
+	}
+	assert_invariants();
+}
+
+START_TEST(test_advice_random_evict)
+{
+	bool random = _i & 1;
+
+	boot(_i & 2 ? &mglru_budget_policy : &mglru_old_policy);
+	run_body(advice_evict_body, &random);
+}
+END_TEST
+
+/*
+ * lru_gen/enabled without LRU_GEN_MM_WALK (0x0005): try_to_inc_max_seq()
+ * ages without walking (iterate_mm_list_nowalk()), so young PTEs stay
+ * young; with it (0x0007) the walk clears them. _i: 0 walk, 1 no walk.
+ */
+static void enabled_body(struct actor *a, void *arg)
+{
+	struct lru_gen_folio *lrugen = lrugen_of(fx.lruvec);
+	struct scan_control sc;
+	uint64_t seq;
+
+	(void)arg;
+	mm.fault_around_pages = 1;
+	for (uint64_t i = 0; i < ADVICE_PAGES; i++)
+		ck_assert_int_ge(filemap_map_access(a, fx.task, fx.file, i, false), 0);
+	init_sc(&sc, a, DEF_PRIORITY);
+	seq = lrugen->max_seq;
+	ck_assert(try_to_inc_max_seq(fx.lruvec, seq, 0, &sc));
+	ck_assert_uint_eq(lrugen->max_seq, seq + 1);
+	if (mm.mglru.enabled & LRU_GEN_MM_WALK)
+		ck_assert(!(*harness_file_pte(fx.task, fx.file, 0) & PTE_YOUNG));
+	else
+		ck_assert_msg(*harness_file_pte(fx.task, fx.file, 0) & PTE_YOUNG,
+			      "enabled = 0x0005 walked the page tables");
+	assert_invariants();
+}
+
+START_TEST(test_lru_gen_enabled_mm_walk)
+{
+	boot(&mglru_budget_policy);
+	mm.mglru.enabled = _i ? LRU_GEN_CORE | LRU_GEN_NONLEAF_YOUNG : LRU_GEN_CAPS_ALL;
+	run_body(enabled_body, NULL);
+}
+END_TEST
+
 static Suite *mglru_suite(void)
 {
 	Suite *s = suite_create("mglru");
@@ -1610,6 +1784,13 @@ static Suite *mglru_suite(void)
 	tcase_add_loop_test(tc, test_root_reclaim_needs_writepage, 0, 2);
 	tcase_add_loop_test(tc, test_fault_placement_72, 0, 2);
 	tcase_add_loop_test(tc, test_walk_skips_idle_mm, 0, 2);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("advice");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_advice_random_walk, 0, 4);
+	tcase_add_loop_test(tc, test_advice_random_evict, 0, 4);
+	tcase_add_loop_test(tc, test_lru_gen_enabled_mm_walk, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
