@@ -375,6 +375,344 @@ START_TEST(test_sysctl)
 }
 END_TEST
 
+/* ---- kernel names for every knob (issue 18.4) ---- */
+
+/* Loads text that must load at scale 1 (or `scale`); the caller frees s. */
+static void load_scaled(const char *text, const char *const *sets, int nr, double scale,
+			struct scenario *s)
+{
+	char err[1024] = "", *path = harness_write_temp(text);
+	int rc = scenario_load(s, path, sets, nr, scale, err, sizeof(err));
+
+	unlink(path);
+	free(path);
+	ck_assert_msg(rc == 0, "rejected: %s\n%s", err, text);
+}
+
+/* The base file with lines appended at its end. */
+static char *with(const char *lines)
+{
+	return variant(NR_BASE_LINES + 1, NULL, lines);
+}
+
+/* The message of a load of text (with sets) that must fail, in err. */
+static void load_fails(const char *text, const char *const *sets, int nr, char *err, size_t len)
+{
+	char *path;
+
+	ck_assert_msg(load_text(text, sets, nr, &path, err, len) != 0, "accepted:\n%s", text);
+	ck_assert_msg(strstr(err, path), "message does not name the file: %s", err);
+	unlink(path);
+	free(path);
+}
+
+START_TEST(test_memcg_kernel_names)
+{
+	static const char *const sets[] = { "memcg.app.memory.max=48M", "memcg.app.high=40M" };
+	char *t = variant(7, "memory.max = 32M", "memory.oom.group = 1\nmemory.swap.max = 0\n"
+			  "memory.low = 4M\nmemory.min = 2M\nmemory.swappiness = 100\n"
+			  "memory.high = max"), err[1024];
+	struct scenario s;
+
+	load_scaled(t, NULL, 0, 1.0, &s);
+	ck_assert_uint_eq(s.memcg[0].max, 32 * MiB);
+	ck_assert_uint_eq(s.memcg[0].high, UINT64_MAX);
+	ck_assert_uint_eq(s.memcg[0].low, 4 * MiB);
+	ck_assert_uint_eq(s.memcg[0].min, 2 * MiB);
+	ck_assert_uint_eq(s.memcg[0].swap_max, 0);
+	ck_assert_int_eq(s.memcg[0].swappiness, 100);
+	ck_assert(s.memcg[0].oom_group);
+	scenario_free(&s);
+	/* --set by either name overrides the file's (memory.high written, high set) */
+	load_scaled(t, sets, 2, 0.5, &s);
+	ck_assert_uint_eq(s.memcg[0].max, 24 * MiB);
+	ck_assert_uint_eq(s.memcg[0].high, 20 * MiB);
+	scenario_free(&s);
+	free(t);
+	/* the short name is the same knob: both in one file is a knob set twice */
+	t = variant(8, NULL, "memory.max = 40M");
+	expect_error(t, 8, "memory.max", "[memcg.app] max (line 7)");
+	free(t);
+	/* the default: no oom group */
+	t = variant(0, NULL, NULL);
+	load_scaled(t, NULL, 0, 1.0, &s);
+	ck_assert(!s.memcg[0].oom_group);
+	scenario_free(&s);
+	free(t);
+	t = variant(8, NULL, "memory.oom.group = 2");
+	expect_error(t, 8, "memory.oom.group", "'2'");
+	free(t);
+	t = variant(8, NULL, "memory.swap.max = lots");
+	expect_error(t, 8, "memory.swap.max", "lots");
+	free(t);
+	/* a --set of a bad value names it as written */
+	{
+		static const char *const bad[] = { "memcg.app.memory.min=x" };
+
+		t = variant(0, NULL, NULL);
+		load_fails(t, bad, 1, err, sizeof(err));
+		ck_assert_msg(strstr(err, "memory.min") && strstr(err, "--set"), "%s", err);
+		free(t);
+	}
+}
+END_TEST
+
+START_TEST(test_sysctl_vm_knobs)
+{
+	static const char *const sets[] = { "vm.page-cluster=0", "machine.swappiness=10" };
+	char *t = with("[sysctl]\nvm.swappiness = 150\nvm.watermark_scale_factor = 200\n"
+		       "vm.min_free_kbytes = 8192\nvm.page-cluster = 5");
+	struct scenario s;
+
+	load_scaled(t, NULL, 0, 1.0, &s);
+	ck_assert_int_eq(s.sysctl.swappiness, 150);
+	ck_assert_int_eq(s.sysctl.watermark_scale_factor, 200);
+	ck_assert_uint_eq(s.sysctl.min_free_kbytes, 8192);
+	ck_assert_int_eq(s.sysctl.page_cluster, 5);
+	scenario_free(&s);
+	/* kilobytes of memory shrink with the rest; --set by the old name too */
+	load_scaled(t, sets, 2, 0.5, &s);
+	ck_assert_uint_eq(s.sysctl.min_free_kbytes, 4096);
+	ck_assert_int_eq(s.sysctl.page_cluster, 0);
+	ck_assert_int_eq(s.sysctl.swappiness, 10);
+	scenario_free(&s);
+	free(t);
+	/* the defaults: the kernel's (min_free_kbytes computed) */
+	t = variant(0, NULL, NULL);
+	load_scaled(t, NULL, 0, 1.0, &s);
+	ck_assert_int_eq(s.sysctl.swappiness, 60);
+	ck_assert_int_eq(s.sysctl.watermark_scale_factor, 10);
+	ck_assert_uint_eq(s.sysctl.min_free_kbytes, UINT64_MAX);
+	ck_assert_int_eq(s.sysctl.page_cluster, 3);
+	scenario_free(&s);
+	free(t);
+	/* [machine] swappiness is vm.swappiness */
+	t = variant(3, NULL, "swappiness = 1");
+	load_scaled(t, NULL, 0, 1.0, &s);
+	ck_assert_int_eq(s.sysctl.swappiness, 1);
+	scenario_free(&s);
+	free(t);
+	t = variant(3, NULL, "swappiness = 1\n[sysctl]\nvm.swappiness = 2\n[machine]");
+	expect_error(t, 0, "vm.swappiness", "[machine] swappiness (line 3)");
+	free(t);
+	t = with("[sysctl]\nvm.page-cluster = 32");
+	expect_error(t, NR_BASE_LINES + 2, "vm.page-cluster", "32");
+	free(t);
+	t = with("[sysctl]\nvm.watermark_scale_factor = 0");
+	expect_error(t, NR_BASE_LINES + 2, "vm.watermark_scale_factor", NULL);
+	free(t);
+	t = with("[sysctl]\nvm.swappiness = 201");
+	expect_error(t, NR_BASE_LINES + 2, "vm.swappiness", "201");
+	free(t);
+	/* 64M of memory: 32M of reserve leaves nothing */
+	t = with("[sysctl]\nvm.min_free_kbytes = 32768");
+	expect_error(t, NR_BASE_LINES + 2, "vm.min_free_kbytes", "half");
+	free(t);
+	t = with("[sysctl]\nvm.min_free_kbytes = -5");
+	expect_error(t, NR_BASE_LINES + 2, "vm.min_free_kbytes", NULL);
+	free(t);
+}
+END_TEST
+
+START_TEST(test_lru_gen_knobs)
+{
+	static const struct {
+		const char *v;
+		int caps;
+	} ok[] = { { "y", 7 }, { "0x0007", 7 }, { "5", 5 }, { "0x5", 5 } };
+	static const char *const bad[] = { "n", "0", "3", "0x0003", "6", "0x8", "0xf", "yes", "-1",
+					   "" };
+	char line[64], *t;
+	struct scenario s;
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		snprintf(line, sizeof(line), "[mglru]\nenabled = %s", ok[i].v);
+		t = with(line);
+		load_scaled(t, NULL, 0, 1.0, &s);
+		ck_assert_int_eq(s.mglru.enabled, ok[i].caps);
+		scenario_free(&s);
+		free(t);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(line, sizeof(line), "[mglru]\nenabled = %s", bad[i]);
+		t = with(line);
+		expect_error(t, NR_BASE_LINES + 2, "enabled", NULL);
+		free(t);
+	}
+	t = with("[mglru]\nenabled = 3");
+	expect_error(t, NR_BASE_LINES + 2, "enabled", "non-leaf");
+	free(t);
+	t = with("[mglru]\nenabled = 6");
+	expect_error(t, NR_BASE_LINES + 2, "enabled", "classic");
+	free(t);
+	/* the default: every capability */
+	t = variant(0, NULL, NULL);
+	load_scaled(t, NULL, 0, 1.0, &s);
+	ck_assert_int_eq(s.mglru.enabled, 7);
+	ck_assert_uint_eq(s.mglru.min_ttl_ns, 0);
+	scenario_free(&s);
+	free(t);
+	/* min_ttl_ms is milliseconds: 1000 is 1 s; a period, scaled */
+	t = with("[mglru]\nmin_ttl_ms = 1000");
+	load_scaled(t, NULL, 0, 1.0, &s);
+	ck_assert_uint_eq(s.mglru.min_ttl_ns, 1000000000ULL);
+	scenario_free(&s);
+	load_scaled(t, NULL, 0, 0.5, &s);
+	ck_assert_uint_eq(s.mglru.min_ttl_ns, 500000000ULL);
+	scenario_free(&s);
+	free(t);
+	t = with("[mglru]\nmin_ttl_ms = 1s");
+	expect_error(t, NR_BASE_LINES + 2, "min_ttl_ms", "milliseconds");
+	free(t);
+	/* min_ttl was seconds: refused, pointing at min_ttl_ms */
+	t = with("[mglru]\nmin_ttl = 1000");
+	expect_error(t, NR_BASE_LINES + 2, "min_ttl", "min_ttl_ms");
+	free(t);
+}
+END_TEST
+
+START_TEST(test_debugfs_and_zram_names)
+{
+	static const char *const sets[] = { "debugfs.fault_around_bytes=4096",
+					    "swap.comp_algorithm=lzo" };
+	char *t = with("[debugfs]\nfault_around_bytes = 2M\n[swap]\ntype = zram\n"
+		       "disksize = 8M\ncomp_algorithm = zstd");
+	struct scenario s;
+
+	load_scaled(t, NULL, 0, 1.0, &s);
+	ck_assert_uint_eq(s.debugfs.fault_around_bytes, 2 * MiB);
+	ck_assert_uint_eq(s.swap.size, 8 * MiB);
+	ck_assert_str_eq(s.swap.comp_algorithm, "zstd");
+	scenario_free(&s);
+	/* disksize is a size: scaled; fault_around_bytes is a window: not */
+	load_scaled(t, sets, 2, 0.5, &s);
+	ck_assert_uint_eq(s.debugfs.fault_around_bytes, 4096);
+	ck_assert_uint_eq(s.swap.size, 4 * MiB);
+	ck_assert_str_eq(s.swap.comp_algorithm, "lzo");
+	scenario_free(&s);
+	free(t);
+	t = variant(0, NULL, NULL);
+	load_scaled(t, NULL, 0, 1.0, &s);
+	ck_assert_uint_eq(s.debugfs.fault_around_bytes, 65536);
+	scenario_free(&s);
+	free(t);
+	/* compressor is comp_algorithm */
+	t = with("[swap]\ntype = zram\nsize = 8M\ncompressor = lzo");
+	load_scaled(t, NULL, 0, 1.0, &s);
+	ck_assert_str_eq(s.swap.comp_algorithm, "lzo");
+	scenario_free(&s);
+	free(t);
+	t = with("[swap]\ntype = zram\nsize = 8M\ncompressor = lzo\ncomp_algorithm = lz4");
+	expect_error(t, NR_BASE_LINES + 5, "comp_algorithm", "compressor");
+	free(t);
+	t = with("[swap]\ntype = zram\ndisksize = 8M\ncomp_algorithm = brotli");
+	expect_error(t, NR_BASE_LINES + 4, "comp_algorithm", NULL);
+	free(t);
+	t = with("[swap]\ntype = zram\nsize = 8M\ndisksize = 8M");
+	expect_error(t, NR_BASE_LINES + 4, "disksize", "twice");
+	free(t);
+	t = with("[swap]\ntype = block\ndevice = d0\ndisksize = 8M");
+	expect_error(t, NR_BASE_LINES + 4, "disksize", "zram");
+	free(t);
+	t = with("[debugfs]\nfault_around_bytes = 4M");
+	expect_error(t, NR_BASE_LINES + 2, "fault_around_bytes", "2M");
+	free(t);
+	t = with("[debugfs]\nfault_around_bytes = wide");
+	expect_error(t, NR_BASE_LINES + 2, "fault_around_bytes", "wide");
+	free(t);
+}
+END_TEST
+
+START_TEST(test_workload_advice)
+{
+	char *t = variant(13, NULL, "advice = random");
+	struct scenario s;
+
+	load_scaled(t, NULL, 0, 1.0, &s);
+	ck_assert_int_eq(s.workload[0].advice, 1);
+	scenario_free(&s);
+	free(t);
+	t = variant(13, NULL, "advice = sequential");
+	load_scaled(t, NULL, 0, 1.0, &s);
+	ck_assert_int_eq(s.workload[0].advice, 2);
+	scenario_free(&s);
+	free(t);
+	/* unset: the type's, normal for file-zipf */
+	t = variant(0, NULL, NULL);
+	load_scaled(t, NULL, 0, 1.0, &s);
+	ck_assert_int_eq(s.workload[0].advice, 0);
+	scenario_free(&s);
+	free(t);
+	/* fio's is random (fadvise_hint=1 on rw=randread) */
+	t = variant(9, "type = fio", NULL);
+	load_scaled(t, NULL, 0, 1.0, &s);
+	ck_assert_int_eq(s.workload[0].advice, 1);
+	scenario_free(&s);
+	free(t);
+	t = variant(9, "type = fio", "advice = normal");
+	load_scaled(t, NULL, 0, 1.0, &s);
+	ck_assert_int_eq(s.workload[0].advice, 0);
+	scenario_free(&s);
+	free(t);
+	t = variant(13, NULL, "advice = sideways");
+	expect_error(t, 13, "advice", "sideways");
+	free(t);
+}
+END_TEST
+
+/* A typo gets the nearest known name, in a file or a --set; exit 2 stays the caller's. */
+START_TEST(test_unknown_key_suggests)
+{
+	static const struct {
+		const char *insert;	/* at the end of the base file */
+		int line;
+		const char *key, *hint;
+	} cases[] = {
+		{ "[memcg.app2]\nmemory.maxx = 1G", NR_BASE_LINES + 2, "memory.maxx",
+		  "did you mean 'memory.max'" },
+		{ "[sysctl]\nvm.swapiness = 1", NR_BASE_LINES + 2, "vm.swapiness",
+		  "did you mean 'vm.swappiness'" },
+		{ "[sysctl]\nvm.page_cluster = 1", NR_BASE_LINES + 2, "vm.page_cluster",
+		  "did you mean 'vm.page-cluster'" },
+		{ "[mglru]\nmin_ttl_msec = 5", NR_BASE_LINES + 2, "min_ttl_msec",
+		  "did you mean 'min_ttl_ms'" },
+		{ "[swap]\ndisk_size = 1G", NR_BASE_LINES + 2, "disk_size",
+		  "did you mean 'disksize'" },
+		{ "[workload.v]\ntype = file-zipf\nthread = 2", NR_BASE_LINES + 3, "thread",
+		  "did you mean 'threads'" },
+		{ "[workload.v]\ntype = fio\nadvise = random", NR_BASE_LINES + 3, "advise",
+		  "did you mean 'advice'" },
+		{ "[sysclt]\nvm.swappiness = 1", 0, "sysclt", "did you mean 'sysctl'" },
+		{ "[memcgs.app]\nmemory.max = 1G", 0, "memcgs.app", "did you mean 'memcg.app'" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *t = with(cases[i].insert);
+
+		expect_error(t, cases[i].line, cases[i].key, cases[i].hint);
+		free(t);
+	}
+	/* nothing near: no guess */
+	{
+		char *t = with("[sysctl]\nkernel.panic = 1"), err[1024];
+
+		load_fails(t, NULL, 0, err, sizeof(err));
+		ck_assert_msg(strstr(err, "kernel.panic") && !strstr(err, "did you mean"), "%s", err);
+		free(t);
+	}
+	/* a --set */
+	{
+		static const char *const sets[] = { "memcg.app.memory.hihg=1G" };
+		char *t = variant(0, NULL, NULL), err[1024];
+
+		load_fails(t, sets, 1, err, sizeof(err));
+		ck_assert_msg(strstr(err, "--set") && strstr(err, "did you mean 'memory.high'"), "%s",
+			      err);
+		free(t);
+	}
+}
+END_TEST
+
 START_TEST(test_bad_unknown_key)
 {
 	char *t = variant(8, NULL, "colour = blue");
@@ -865,6 +1203,12 @@ static Suite *scenario_suite(void)
 	tc = tcase_create("bad_input");
 	tcase_add_test(tc, test_bad_unknown_key);
 	tcase_add_test(tc, test_sysctl);
+	tcase_add_test(tc, test_memcg_kernel_names);
+	tcase_add_test(tc, test_sysctl_vm_knobs);
+	tcase_add_test(tc, test_lru_gen_knobs);
+	tcase_add_test(tc, test_debugfs_and_zram_names);
+	tcase_add_test(tc, test_workload_advice);
+	tcase_add_test(tc, test_unknown_key_suggests);
 	tcase_add_test(tc, test_bad_unknown_section);
 	tcase_add_test(tc, test_bad_key_before_any_section);
 	tcase_add_test(tc, test_bad_size_banana);
