@@ -1358,9 +1358,10 @@ static int scenario_validate(struct scenario *s, char *err, size_t errlen)
 
 		for (int n = 0; n < s->machine.nodes; n++)
 			kb += (s->node[n].memory ? s->node[n].memory : s->machine.node_memory) / 1024;
-		if (s->sysctl.min_free_kbytes >= kb / 2)
+		/* every page below the min watermark: no allocation could succeed */
+		if (s->sysctl.min_free_kbytes >= kb)
 			return fail_at(err, errlen, p, "sysctl", "vm.min_free_kbytes",
-				       "half the machine's memory or more after scaling: nothing "
+				       "the machine's whole memory or more after scaling: nothing "
 				       "could be allocated");
 	}
 	if (strcmp(s->swap.type, "zram") && s->swap.disksize)

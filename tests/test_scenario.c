@@ -504,9 +504,9 @@ START_TEST(test_sysctl_vm_knobs)
 	t = with("[sysctl]\nvm.swappiness = 201");
 	expect_error(t, NR_BASE_LINES + 2, "vm.swappiness", "201");
 	free(t);
-	/* 64M of memory: 32M of reserve leaves nothing */
-	t = with("[sysctl]\nvm.min_free_kbytes = 32768");
-	expect_error(t, NR_BASE_LINES + 2, "vm.min_free_kbytes", "half");
+	/* 64M of memory: a 64M reserve leaves nothing */
+	t = with("[sysctl]\nvm.min_free_kbytes = 65536");
+	expect_error(t, NR_BASE_LINES + 2, "vm.min_free_kbytes", "whole memory");
 	free(t);
 	t = with("[sysctl]\nvm.min_free_kbytes = -5");
 	expect_error(t, NR_BASE_LINES + 2, "vm.min_free_kbytes", NULL);
