@@ -112,6 +112,35 @@ START_TEST(test_bad_set_value_exit_2)
 }
 END_TEST
 
+/* The kernel's names: a bad value, a retired key and a typo each exit 2, named. */
+START_TEST(test_bad_kernel_knob_exit_2)
+{
+	static const struct {
+		const char *set, *want, *also;
+	} cases[] = {
+		{ "vm.page-cluster=99", "vm.page-cluster", "99" },
+		{ "memcg.app.memory.oom.group=2", "memory.oom.group", "'2'" },
+		{ "mglru.enabled=0x0003", "enabled", "non-leaf" },
+		{ "mglru.min_ttl=1000", "min_ttl", "min_ttl_ms" },
+		{ "vm.swapiness=1", "vm.swapiness", "did you mean 'vm.swappiness'" },
+		{ "debugfs.fault_around_bytes=8M", "fault_around_bytes", "2M" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *args[] = { "run", cli_quickstart(), "--scale", "1/32", "--set",
+				       cases[i].set, NULL };
+		struct cli_out o = cli_run(args);
+
+		ck_assert_msg(o.status == 2, "--set %s: status %d", cases[i].set, o.status);
+		ck_assert_msg(strstr(o.err, cases[i].want) && strstr(o.err, cases[i].also) &&
+			      strstr(o.err, "quickstart.ini"), "--set %s: stderr: %s", cases[i].set,
+			      o.err);
+		ck_assert_str_eq(o.out, "");
+		cli_out_free(&o);
+	}
+}
+END_TEST
+
 START_TEST(test_unknown_policy_exit_2)
 {
 	const char *args[] = { "run", cli_quickstart(), "--scale", "1/32", "--policy", "classic,lru-k",
@@ -530,6 +559,7 @@ static Suite *cli_suite(void)
 	tc = tcase_create("errors");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_bad_set_value_exit_2);
+	tcase_add_test(tc, test_bad_kernel_knob_exit_2);
 	tcase_add_test(tc, test_unknown_policy_exit_2);
 	tcase_add_test(tc, test_missing_scenario_exit_2);
 	tcase_add_test(tc, test_bad_options_exit_2);
