@@ -562,7 +562,7 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 		memcgs[i]->swap_max = pages_of(sm->swap_max);
 		if (sm->swappiness >= 0)
 			memcgs[i]->swappiness = sm->swappiness;
-		memcgs[i]->oom_group = sm->oom_group;
+		memcgs[i]->oom_group = sm->oom_group == 1;
 	}
 	for (int i = 0; i < s->nr_workloads; i++) {
 		const struct scn_workload *sw = &s->workload[i];

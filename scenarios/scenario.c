@@ -232,7 +232,7 @@ static const struct key_desc memcg_keys[] = {
 	K("memory.low", KT_LIMIT, S, struct scn_memcg, low, 0, 0, "a size or max"),
 	K("memory.min", KT_LIMIT, S, struct scn_memcg, min, 0, 0, "a size or max"),
 	K("memory.swap.max", KT_LIMIT, S, struct scn_memcg, swap_max, 0, 0, "a size or max"),
-	K("memory.oom.group", KT_BOOL, U, struct scn_memcg, oom_group, 0, 0, "0 or 1"),
+	K("memory.oom.group", KT_TRISTATE, U, struct scn_memcg, oom_group, 0, 0, "0 or 1"),
 	/* cgroup v1's file: v2 has none and uses vm.swappiness (mem_cgroup_swappiness()) */
 	K("memory.swappiness", KT_INT, U, struct scn_memcg, swappiness, 0, 200,
 	  "a swappiness (0-200)"),

@@ -49,7 +49,7 @@ struct scn_memcg {
 	uint64_t max, high, low, min;	/* bytes; UINT64_MAX = max */
 	uint64_t swap_max;		/* memory.swap.max, bytes */
 	int swappiness;			/* memory.swappiness (cgroup v1's file); -1 = vm.swappiness */
-	bool oom_group;			/* memory.oom.group */
+	int oom_group;			/* memory.oom.group: 0 or 1 */
 };
 
 struct workload_ops;

@@ -442,6 +442,10 @@ START_TEST(test_memcg_kernel_names)
 	t = variant(8, NULL, "memory.oom.group = 2");
 	expect_error(t, 8, "memory.oom.group", "'2'");
 	free(t);
+	/* the kernel's file takes 0 or 1, not yes */
+	t = variant(8, NULL, "memory.oom.group = yes");
+	expect_error(t, 8, "memory.oom.group", "'yes'");
+	free(t);
 	t = variant(8, NULL, "memory.swap.max = lots");
 	expect_error(t, 8, "memory.swap.max", "lots");
 	free(t);
