@@ -242,6 +242,44 @@ START_TEST(test_oom_kills_faulting_task)
 }
 END_TEST
 
+/*
+ * memory.oom.group: mem_cgroup_get_oom_group() takes the highest memcg with
+ * oom.group set from the victim's up to the OOM domain, and every task of
+ * its subtree dies with the victim (memory.events oom_group_kill). Tree:
+ * root > g (oom.group) > { c (victim's), s }, and a task in the root.
+ */
+START_TEST(test_oom_group_kills_the_group)
+{
+	/* _i 0: a global OOM; 1: g's own; 2: c's (below the group: no group) */
+	const int domain = _i;
+	struct mem_cgroup *g, *c, *sib;
+	struct task *victim, *cousin, *outside;
+
+	boot(256);
+	g = mem_cgroup_create(mm.root_mem_cgroup, "g");
+	c = mem_cgroup_create(g, "g/c");
+	sib = mem_cgroup_create(g, "g/s");
+	ck_assert_ptr_nonnull(sib);
+	g->oom_group = true;
+	victim = task_create("victim", c, 0);
+	cousin = task_create("cousin", sib, 0);
+	outside = task_create("outside", mm.root_mem_cgroup, 0);
+	victim->rss_anon = 1000;	/* the largest: oom_badness() */
+	ck_assert(out_of_memory(domain == 0 ? NULL : domain == 1 ? g : c, NULL));
+	ck_assert(victim->oom_killed);
+	ck_assert(!outside->oom_killed);
+	if (domain < 2) {
+		ck_assert_msg(cousin->oom_killed, "domain %d: the group was not killed", domain);
+		ck_assert_uint_eq(g->memory_events[MEMCG_OOM_GROUP_KILL], 1);
+		ck_assert_uint_eq(mm.vm_events[OOM_KILL], 2);
+	} else {
+		ck_assert_msg(!cousin->oom_killed, "an OOM inside c killed g's group");
+		ck_assert_uint_eq(g->memory_events[MEMCG_OOM_GROUP_KILL], 0);
+		ck_assert_uint_eq(mm.vm_events[OOM_KILL], 1);
+	}
+}
+END_TEST
+
 /* ---- protection: mem_cgroup_calculate_protection, below_min, below_low ---- */
 
 static struct mem_cgroup *P, *A, *B;
@@ -421,6 +459,7 @@ static Suite *memcg_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_oom_kills_largest_task);
 	tcase_add_test(tc, test_oom_kills_faulting_task);
+	tcase_add_loop_test(tc, test_oom_group_kills_the_group, 0, 3);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("protection");

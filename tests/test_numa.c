@@ -113,6 +113,32 @@ START_TEST(test_wmarks_tiny_and_clamped)
 }
 END_TEST
 
+/*
+ * A vm.min_free_kbytes write (user_min_free_kbytes) replaces the computed
+ * value, larger or smaller, and the watermarks follow it, shared out by
+ * node size; -1 (no write) keeps the computed one.
+ */
+START_TEST(test_wmarks_user_min_free_kbytes)
+{
+	uint64_t pages[2] = { 3 * GiB_PAGES, 1 * GiB_PAGES };
+	int cpus[2] = { 1, 1 };
+	struct machine m;
+
+	ck_assert_int_eq(machine_init(&m, 2, pages, cpus, 10), 0);
+	ck_assert_int_eq(m.user_min_free_kbytes, -1);
+	ck_assert_uint_eq(m.min_free_kbytes, 8192);	/* int_sqrt(4194304 * 16) */
+	m.user_min_free_kbytes = 65536;
+	setup_per_zone_wmarks(&m);
+	ck_assert_uint_eq(m.min_free_kbytes, 65536);
+	ck_assert_uint_eq(m.node[0].wmark[WMARK_MIN], 16384 * 3 / 4);
+	ck_assert_uint_eq(m.node[1].wmark[WMARK_MIN], 16384 / 4);
+	m.user_min_free_kbytes = 64;	/* below the computed clamp: taken as written */
+	setup_per_zone_wmarks(&m);
+	ck_assert_uint_eq(m.min_free_kbytes, 64);
+	ck_assert_uint_eq(m.node[0].wmark[WMARK_MIN] + m.node[1].wmark[WMARK_MIN], 16);
+}
+END_TEST
+
 START_TEST(test_wmarks_proportional_and_scale_factor)
 {
 	uint64_t pages[2] = { 3 * GiB_PAGES, 1 * GiB_PAGES };
@@ -328,6 +354,7 @@ static Suite *numa_suite(void)
 	tcase_add_test(tc, test_wmarks_two_4g_nodes);
 	tcase_add_test(tc, test_wmarks_tiny_and_clamped);
 	tcase_add_test(tc, test_wmarks_proportional_and_scale_factor);
+	tcase_add_test(tc, test_wmarks_user_min_free_kbytes);
 	tcase_add_test(tc, test_machine_init_rejects);
 	suite_add_tcase(s, tc);
 
