@@ -796,6 +796,39 @@ static void advice_random_readahead_fn(struct actor *a, void *arg)
 	ck_assert_uint_eq(fx.exec->nr_resident, 8);
 }
 
+/*
+ * The unmap at exit passes a young PTE on as a reference (zap_pte_range():
+ * folio_mark_accessed()) only for a mapping with recency. _i: 0 normal,
+ * 1 random.
+ */
+static void advice_zap_fn(struct actor *a, void *arg)
+{
+	bool random = *(const bool *)arg;
+	struct task *t = task_create("exiting", fx.memcg, 0);
+	struct folio *A;
+
+	ck_assert_ptr_nonnull(t);
+	t->advice = random ? ADVICE_RANDOM : ADVICE_NORMAL;
+	mm.fault_around_pages = 1;
+	ck_assert_int_eq(filemap_map_access(a, t, fx.file, 0, false), ACCESS_MAJOR);
+	A = page_of(fx.file, 0);
+	ck_assert(!folio_test_referenced(A));
+	ck_assert((*harness_file_pte(t, fx.file, 0)) & PTE_YOUNG);
+	task_exit(a, t);
+	ck_assert_msg(folio_test_referenced(A) == !random, "%s mapping: PG_referenced %d at exit",
+		      random ? "random" : "normal", folio_test_referenced(A));
+	assert_invariants();
+}
+
+START_TEST(test_advice_zap)
+{
+	bool random = _i;
+
+	fixture_boot();
+	harness_run_actor(advice_zap_fn, &random);
+}
+END_TEST
+
 START_TEST(test_advice_readahead)
 {
 	fixture_boot();
@@ -1235,6 +1268,7 @@ static Suite *classic_suite(void)
 	tcase_add_test(tc, test_shrink_folio_list_references);
 	tcase_add_loop_test(tc, test_advice_random_ignores_references, 0, 2);
 	tcase_add_loop_test(tc, test_advice_readahead, 0, 2);
+	tcase_add_loop_test(tc, test_advice_zap, 0, 2);
 	tcase_add_test(tc, test_fault_around_maps_cached_window);
 	tcase_add_test(tc, test_shrink_folio_list_ignore_references);
 	tcase_add_test(tc, test_shrink_folio_list_dirty_referenced_file);
