@@ -128,115 +128,177 @@ static int parse_double(const char *s, double lo, double hi, double *out)
 /* ---- key tables ---- */
 
 #define K(k, t, sc, st, f, lo, hi, w) SCN_KEY(k, t, sc, st, f, lo, hi, w, NULL)
+/* ... with one line for `mmemu list sections` */
+#define KD(k, t, sc, st, f, lo, hi, w, doc) SCN_KEY(k, t, sc, st, f, lo, hi, w, doc)
 #define U KEY_UNSCALED
 #define S KEY_SCALED
 #define SP KEY_SCALED_PAGES
 
 static const struct key_desc machine_keys[] = {
-	K("nodes", KT_INT, U, struct scn_machine, nodes, 1, SCN_MAX_NODES, "a node count"),
-	K("node_memory", KT_SIZE, SP, struct scn_machine, node_memory, 0, 0, "a size"),
-	K("node_cpus", KT_INT, U, struct scn_machine, node_cpus, 1, 4096, "a core count"),
-	K("duration", KT_TIME, U, struct scn_machine, duration_ns, 0, 0, "a duration"),
-	K("policy", KT_TEXT, U, struct scn_machine, policy, 0, 0, "a policy list"),
-	K("scale", KT_SCALE, U, struct scn_machine, scale, 0, 0, "a scale (0 < F <= 1, or 1/N)"),
+	KD("nodes", KT_INT, U, struct scn_machine, nodes, 1, SCN_MAX_NODES, "a node count",
+	   "NUMA nodes (default 2)"),
+	KD("node_memory", KT_SIZE, SP, struct scn_machine, node_memory, 0, 0, "a size",
+	   "memory of each node (default 8G)"),
+	KD("node_cpus", KT_INT, U, struct scn_machine, node_cpus, 1, 4096, "a core count",
+	   "cores of each node (default 4)"),
+	KD("duration", KT_TIME, U, struct scn_machine, duration_ns, 0, 0, "a duration",
+	   "simulated time limit (unset: until the workloads end)"),
+	KD("policy", KT_TEXT, U, struct scn_machine, policy, 0, 0, "a policy list",
+	   "the policies a run compares when --policy is absent"),
+	KD("scale", KT_SCALE, U, struct scn_machine, scale, 0, 0, "a scale (0 < F <= 1, or 1/N)",
+	   "the default --scale"),
 	{ 0 }
 };
 
 static const struct key_desc mglru_keys[] = {
-	K("fallback", KT_FALLBACK, U, struct scn_mglru, fallback, 0, 0, "scanned0 or explicit"),
-	K("exhaust_detect", KT_TRISTATE, U, struct scn_mglru, exhaust_detect, 0, 0, "0 or 1"),
-	K("retry_once", KT_TRISTATE, U, struct scn_mglru, retry_once, 0, 0, "0 or 1"),
-	K("fallback_gate", KT_TRISTATE, U, struct scn_mglru, fallback_gate, 0, 0, "0 or 1"),
+	KD("fallback", KT_FALLBACK, U, struct scn_mglru, fallback, 0, 0, "scanned0 or explicit",
+	   "isolate_folios variant: scanned0 (the kernel) or explicit"),
+	KD("exhaust_detect", KT_TRISTATE, U, struct scn_mglru, exhaust_detect, 0, 0, "0 or 1",
+	   "isolate_folios variant: fall back once the last gen ran dry"),
+	KD("retry_once", KT_TRISTATE, U, struct scn_mglru, retry_once, 0, 0, "0 or 1",
+	   "isolate_folios variant: retry the same type once"),
+	KD("fallback_gate", KT_TRISTATE, U, struct scn_mglru, fallback_gate, 0, 0, "0 or 1",
+	   "isolate_folios variant: fall back only past MIN_NR_GENS + 1 gens"),
 	/* /sys/kernel/mm/lru_gen/min_ttl_ms: milliseconds, a period (scaled) */
-	K("min_ttl_ms", KT_MSECS, KEY_PERIOD, struct scn_mglru, min_ttl_ns, 0, 4294967295.0,
-	  "whole milliseconds"),
+	KD("min_ttl_ms", KT_MSECS, KEY_PERIOD, struct scn_mglru, min_ttl_ns, 0, 4294967295.0,
+	  "whole milliseconds",
+	   "lru_gen/min_ttl_ms: OOM-kill before evicting a younger gen (0: off)"),
 	/* /sys/kernel/mm/lru_gen/enabled */
-	K("enabled", KT_LRU_GEN_CAPS, U, struct scn_mglru, enabled, 0, 0,
-	  "y, n or a mask of 0x0001 (core), 0x0002 (mm walk), 0x0004 (non-leaf young)"),
+	KD("enabled", KT_LRU_GEN_CAPS, U, struct scn_mglru, enabled, 0, 0,
+	  "y, n or a mask of 0x0001 (core), 0x0002 (mm walk), 0x0004 (non-leaf young)",
+	   "lru_gen/enabled: y, or 0x1 core | 0x2 mm walk | 0x4 non-leaf young (0x0007)"),
 	{ 0 }
 };
 
 /* their kernel defaults: machine_defaults() */
 static const struct key_desc sysctl_keys[] = {
-	K("vm.dirty_ratio", KT_INT, U, struct scn_sysctl, dirty_ratio, 0, 100, "a percentage"),
-	K("vm.dirty_background_ratio", KT_INT, U, struct scn_sysctl, dirty_background_ratio, 0,
-	  100, "a percentage"),
-	K("vm.dirty_bytes", KT_SIZE, S, struct scn_sysctl, dirty_bytes, 0, 0, "a size"),
-	K("vm.dirty_background_bytes", KT_SIZE, S, struct scn_sysctl, dirty_background_bytes, 0,
-	  0, "a size"),
+	KD("vm.dirty_ratio", KT_INT, U, struct scn_sysctl, dirty_ratio, 0, 100, "a percentage",
+	   "percent of available memory dirty before writers wait (20)"),
+	KD("vm.dirty_background_ratio", KT_INT, U, struct scn_sysctl, dirty_background_ratio, 0,
+	  100, "a percentage",
+	   "percent dirty before the flusher starts (10)"),
+	KD("vm.dirty_bytes", KT_SIZE, S, struct scn_sysctl, dirty_bytes, 0, 0, "a size",
+	   "the same in bytes (0: the ratio)"),
+	KD("vm.dirty_background_bytes", KT_SIZE, S, struct scn_sysctl, dirty_background_bytes, 0,
+	  0, "a size",
+	   "the same in bytes (0: the ratio)"),
 	/* centiseconds, periods of the run: they shrink with --scale (run.c) */
-	K("vm.dirty_expire_centisecs", KT_INT, U, struct scn_sysctl, dirty_expire_cs, 0,
-	  2000000000, "centiseconds"),
-	K("vm.dirty_writeback_centisecs", KT_INT, U, struct scn_sysctl, dirty_writeback_cs, 0,
-	  2000000000, "centiseconds"),
-	K("vm.swappiness", KT_INT, U, struct scn_sysctl, swappiness, 0, 200, "a swappiness (0-200)"),
+	KD("vm.dirty_expire_centisecs", KT_INT, U, struct scn_sysctl, dirty_expire_cs, 0,
+	  2000000000, "centiseconds",
+	   "age at which dirty data is written (3000) [a period: scaled]"),
+	KD("vm.dirty_writeback_centisecs", KT_INT, U, struct scn_sysctl, dirty_writeback_cs, 0,
+	  2000000000, "centiseconds",
+	   "the flusher's period, 0 off (500) [a period: scaled]"),
+	KD("vm.swappiness", KT_INT, U, struct scn_sysctl, swappiness, 0, 200, "a swappiness (0-200)",
+	   "anon vs file reclaim balance, 0-200 (60)"),
 	/* kernel/sysctl.c: 1 to 3000 */
-	K("vm.watermark_scale_factor", KT_INT, U, struct scn_sysctl, watermark_scale_factor, 1,
-	  3000, "a factor (1-3000)"),
+	KD("vm.watermark_scale_factor", KT_INT, U, struct scn_sysctl, watermark_scale_factor, 1,
+	  3000, "a factor (1-3000)",
+	   "low/high watermark gap in 1/10000 of memory (10)"),
 	/* kilobytes of memory: scaled like any size */
-	K("vm.min_free_kbytes", KT_COUNT, S, struct scn_sysctl, min_free_kbytes, 0, 0,
-	  "a count of kilobytes"),
+	KD("vm.min_free_kbytes", KT_COUNT, S, struct scn_sysctl, min_free_kbytes, 0, 0,
+	  "a count of kilobytes",
+	   "the min watermark in KB (computed: sqrt(16 x KB of memory))"),
 	/* mm/swap.c page_cluster_max = 31 */
-	K("vm.page-cluster", KT_INT, U, struct scn_sysctl, page_cluster, 0, 31,
-	  "a power of two exponent (0-31)"),
+	KD("vm.page-cluster", KT_INT, U, struct scn_sysctl, page_cluster, 0, 31,
+	  "a power of two exponent (0-31)",
+	   "swap-in reads 2^N slots (3)"),
 	{ 0 }
 };
 
 static const struct key_desc debugfs_keys[] = {
 	/* mm/memory.c fault_around_bytes_set(): at most PTRS_PER_PTE pages */
-	K("fault_around_bytes", KT_SIZE, U, struct scn_debugfs, fault_around_bytes, 0, 0,
-	  "a size (at most 2M)"),
+	KD("fault_around_bytes", KT_SIZE, U, struct scn_debugfs, fault_around_bytes, 0, 0,
+	  "a size (at most 2M)",
+	   "a read fault maps this many cached bytes around it (65536)"),
 	{ 0 }
 };
 
 static const struct key_desc memcg_opts_keys[] = {
-	K("reclaim_batch", KT_RECLAIM_BATCH, U, struct scn_memcg_opts, reclaim_batch, 0, 0,
-	  "full, swap_cluster_max or decay4"),
+	KD("reclaim_batch", KT_RECLAIM_BATCH, U, struct scn_memcg_opts, reclaim_batch, 0, 0,
+	  "full, swap_cluster_max or decay4",
+	   "memory.reclaim batching: decay4 (the kernel), full or swap_cluster_max"),
 	{ 0 }
 };
 
 static const struct key_desc swap_keys[] = {
-	K("type", KT_STRING, U, struct scn_swap, type, 0, 0, "a swap type (none, zram, block)"),
-	K("size", KT_SIZE, SP, struct scn_swap, size, 0, 0, "a size"),
+	KD("type", KT_STRING, U, struct scn_swap, type, 0, 0, "a swap type (none, zram, block)",
+	   "none, zram or block"),
+	KD("size", KT_SIZE, SP, struct scn_swap, size, 0, 0, "a size",
+	   "zram's disksize, or the swap area on a device"),
 	/* /sys/block/zram0/disksize and comp_algorithm */
-	K("disksize", KT_SIZE, SP, struct scn_swap, disksize, 0, 0, "a size"),
-	K("device", KT_STRING, U, struct scn_swap, device, 0, 0, "a device name"),
-	K("comp_algorithm", KT_STRING, U, struct scn_swap, comp_algorithm, 0, 0,
-	  "lz4, lzo or zstd"),
+	KD("disksize", KT_SIZE, SP, struct scn_swap, disksize, 0, 0, "a size",
+	   "zram: /sys/block/zram0/disksize"),
+	KD("device", KT_STRING, U, struct scn_swap, device, 0, 0, "a device name",
+	   "block: the [device.*] holding the area"),
+	KD("comp_algorithm", KT_STRING, U, struct scn_swap, comp_algorithm, 0, 0,
+	  "lz4, lzo or zstd",
+	   "zram: /sys/block/zram0/comp_algorithm, lz4, lzo or zstd (lz4)"),
 	{ 0 }
 };
 
 static const struct key_desc node_keys[] = {
-	K("memory", KT_SIZE, SP, struct scn_node, memory, 0, 0, "a size"),
-	K("cpus", KT_INT, U, struct scn_node, cpus, 1, 4096, "a core count"),
+	KD("memory", KT_SIZE, SP, struct scn_node, memory, 0, 0, "a size",
+	   "this node's memory (unset: node_memory)"),
+	KD("cpus", KT_INT, U, struct scn_node, cpus, 1, 4096, "a core count",
+	   "this node's cores (unset: node_cpus)"),
 	{ 0 }
 };
 
 static const struct key_desc device_keys[] = {
-	K("type", KT_STRING, U, struct scn_device, type, 0, 0, "a device type"),
-	K("read_latency", KT_TIME, U, struct scn_device, read_lat_ns, 0, 0, "a duration"),
-	K("write_latency", KT_TIME, U, struct scn_device, write_lat_ns, 0, 0, "a duration"),
-	K("read_bandwidth", KT_SIZE, U, struct scn_device, read_bw, 0, 0, "a size per second"),
-	K("write_bandwidth", KT_SIZE, U, struct scn_device, write_bw, 0, 0, "a size per second"),
-	K("channels", KT_INT, U, struct scn_device, channels, 1, 256, "a channel count (1-256)"),
-	K("delay_read", KT_TIME, U, struct scn_device, delay_read_ns, 0, 0, "a duration"),
-	K("delay_write", KT_TIME, U, struct scn_device, delay_write_ns, 0, 0, "a duration"),
+	KD("type", KT_STRING, U, struct scn_device, type, 0, 0, "a device type",
+	   "nvme, hdd or ramdisk"),
+	KD("read_latency", KT_TIME, U, struct scn_device, read_lat_ns, 0, 0, "a duration",
+	   "per read (unset: the type's)"),
+	KD("write_latency", KT_TIME, U, struct scn_device, write_lat_ns, 0, 0, "a duration",
+	   "per write (unset: the type's)"),
+	KD("read_bandwidth", KT_SIZE, U, struct scn_device, read_bw, 0, 0, "a size per second",
+	   "bytes per second (unset: the type's)"),
+	KD("write_bandwidth", KT_SIZE, U, struct scn_device, write_bw, 0, 0, "a size per second",
+	   "bytes per second (unset: the type's)"),
+	KD("channels", KT_INT, U, struct scn_device, channels, 1, 256, "a channel count (1-256)",
+	   "requests served at once (unset: the type's)"),
+	KD("delay_read", KT_TIME, U, struct scn_device, delay_read_ns, 0, 0, "a duration",
+	   "extra latency on every read"),
+	KD("delay_write", KT_TIME, U, struct scn_device, delay_write_ns, 0, 0, "a duration",
+	   "extra latency on every write"),
 	{ 0 }
 };
 
 static const struct key_desc memcg_keys[] = {
-	K("parent", KT_STRING, U, struct scn_memcg, parent, 0, 0, "a memcg name"),
+	KD("parent", KT_STRING, U, struct scn_memcg, parent, 0, 0, "a memcg name",
+	   "the memcg it is a child of (unset: the root)"),
 	/* the cgroup v2 files (Documentation/admin-guide/cgroup-v2.rst) */
-	K("memory.max", KT_LIMIT, S, struct scn_memcg, max, 0, 0, "a size or max"),
-	K("memory.high", KT_LIMIT, S, struct scn_memcg, high, 0, 0, "a size or max"),
-	K("memory.low", KT_LIMIT, S, struct scn_memcg, low, 0, 0, "a size or max"),
-	K("memory.min", KT_LIMIT, S, struct scn_memcg, min, 0, 0, "a size or max"),
-	K("memory.swap.max", KT_LIMIT, S, struct scn_memcg, swap_max, 0, 0, "a size or max"),
-	K("memory.oom.group", KT_TRISTATE, U, struct scn_memcg, oom_group, 0, 0, "0 or 1"),
+	KD("memory.max", KT_LIMIT, S, struct scn_memcg, max, 0, 0, "a size or max",
+	   "cgroup v2: the hard limit (max)"),
+	KD("memory.high", KT_LIMIT, S, struct scn_memcg, high, 0, 0, "a size or max",
+	   "cgroup v2: the throttle limit (max)"),
+	KD("memory.low", KT_LIMIT, S, struct scn_memcg, low, 0, 0, "a size or max",
+	   "cgroup v2: best-effort protection (0)"),
+	KD("memory.min", KT_LIMIT, S, struct scn_memcg, min, 0, 0, "a size or max",
+	   "cgroup v2: hard protection (0)"),
+	KD("memory.swap.max", KT_LIMIT, S, struct scn_memcg, swap_max, 0, 0, "a size or max",
+	   "cgroup v2: swap limit (max)"),
+	KD("memory.oom.group", KT_TRISTATE, U, struct scn_memcg, oom_group, 0, 0, "0 or 1",
+	   "cgroup v2: 1 = the OOM killer kills the whole memcg (0)"),
 	/* cgroup v1's file: v2 has none and uses vm.swappiness (mem_cgroup_swappiness()) */
-	K("memory.swappiness", KT_INT, U, struct scn_memcg, swappiness, 0, 200,
-	  "a swappiness (0-200)"),
+	KD("memory.swappiness", KT_INT, U, struct scn_memcg, swappiness, 0, 200,
+	  "a swappiness (0-200)",
+	   "cgroup v1's file: its own swappiness (unset: vm.swappiness)"),
 	{ 0 }
+};
+
+const struct scn_section_doc scn_sections[] = {
+	{ "machine", "machine", "the machine and the run", machine_keys },
+	{ "node.N", "node.N", "one NUMA node, N from 0", node_keys },
+	{ "device.NAME", "device.NAME", "a block device", device_keys },
+	{ "memcg.NAME", "memcg.NAME", "a memory cgroup: its cgroup v2 files", memcg_keys },
+	{ "sysctl", "", "/proc/sys/vm, under the sysctl names (--set vm.KEY=V)", sysctl_keys },
+	{ "debugfs", "debugfs", "/sys/kernel/debug", debugfs_keys },
+	{ "swap", "swap", "one swap device: zram or an area on a [device.*]", swap_keys },
+	{ "mglru", "mglru", "/sys/kernel/mm/lru_gen, and isolate_folios variants", mglru_keys },
+	{ "memcg", "memcg", "the memcg code itself", memcg_opts_keys },
+	{ NULL, NULL, NULL, NULL }
 };
 
 /*

@@ -187,6 +187,15 @@ struct key_desc {
 	{ k, KT_CHOICE, KEY_UNSCALED, offsetof(st, f), sizeof(((st *)0)->f), 0, 0, what, doc, \
 	  names }
 
+/* A section kind and its keys, for `mmemu list sections`; NULL-terminated. */
+struct scn_section_doc {
+	const char *name;		/* [name] as written */
+	const char *set;		/* what --set puts before a key and a dot ("": nothing) */
+	const char *desc;		/* one line */
+	const struct key_desc *keys;	/* its keys, with docs */
+};
+extern const struct scn_section_doc scn_sections[];
+
 /* The keys every [workload.*] section takes, {0}-terminated (the type's come after). */
 extern const struct key_desc scn_workload_keys[];
 

@@ -323,10 +323,32 @@ START_TEST(test_list)
 		snprintf(line, sizeof(line), "  %s\n", bdev_type_name((enum bdev_type)t));
 		ck_assert_msg(strstr(o.out, line), "list misses device type %s", line);
 	}
+	/* the sections with their keys under the kernel's names */
+	ck_assert_ptr_nonnull(strstr(o.out, "  [memcg.NAME]"));
+	ck_assert_ptr_nonnull(strstr(o.out, "    memory.oom.group "));
+	ck_assert_ptr_nonnull(strstr(o.out, "    vm.page-cluster "));
+	ck_assert_ptr_nonnull(strstr(o.out, "    min_ttl_ms "));
 	ck_assert_int_eq(h.status, 0);
 	ck_assert_ptr_nonnull(strstr(h.out, "usage"));
 	cli_out_free(&o);
 	cli_out_free(&h);
+}
+END_TEST
+
+/* `mmemu list sections`: every knob as --set takes it, one per line. */
+START_TEST(test_list_sections)
+{
+	const char *args[] = { "list", "sections", NULL };
+	struct cli_out o = cli_run(args);
+
+	ck_assert_int_eq(o.status, 0);
+	ck_assert_ptr_nonnull(strstr(o.out, "\nmemcg.NAME.memory.max\n"));
+	ck_assert_ptr_nonnull(strstr(o.out, "\nvm.swappiness\n"));
+	ck_assert_ptr_nonnull(strstr(o.out, "\ndebugfs.fault_around_bytes\n"));
+	ck_assert_ptr_nonnull(strstr(o.out, "\nswap.comp_algorithm\n"));
+	ck_assert_ptr_nonnull(strstr(o.out, "\nmglru.enabled\n"));
+	ck_assert_ptr_null(strstr(o.out, " "));
+	cli_out_free(&o);
 }
 END_TEST
 
@@ -565,6 +587,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_bad_options_exit_2);
 	tcase_add_test(tc, test_list);
 	tcase_add_test(tc, test_list_one_table);
+	tcase_add_test(tc, test_list_sections);
 	tcase_add_test(tc, test_version_and_help);
 	tcase_add_test(tc, test_man_page);
 	tcase_add_test(tc, test_bash_completion);

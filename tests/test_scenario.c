@@ -717,6 +717,19 @@ START_TEST(test_unknown_key_suggests)
 }
 END_TEST
 
+/* Every key of every section has its line for `mmemu list sections`. */
+START_TEST(test_sections_documented)
+{
+	int nr = 0;
+
+	for (const struct scn_section_doc *sd = scn_sections; sd->name; sd++)
+		for (const struct key_desc *k = sd->keys; k->key; k++, nr++)
+			ck_assert_msg(k->doc && *k->doc, "[%s] %s has no documentation", sd->name,
+				      k->key);
+	ck_assert_int_ge(nr, 40);
+}
+END_TEST
+
 START_TEST(test_bad_unknown_key)
 {
 	char *t = variant(8, NULL, "colour = blue");
@@ -1213,6 +1226,7 @@ static Suite *scenario_suite(void)
 	tcase_add_test(tc, test_debugfs_and_zram_names);
 	tcase_add_test(tc, test_workload_advice);
 	tcase_add_test(tc, test_unknown_key_suggests);
+	tcase_add_test(tc, test_sections_documented);
 	tcase_add_test(tc, test_bad_unknown_section);
 	tcase_add_test(tc, test_bad_key_before_any_section);
 	tcase_add_test(tc, test_bad_size_banana);

@@ -124,12 +124,13 @@ static const struct command_help commands[] = {
 	},
 	{
 		.name = "list",
-		.summary = "the registered policies, workload types and device types",
-		.usage = "usage: mmemu list [policies|workloads|devices]\n",
+		.summary = "the registered policies, workload types, device types and sections",
+		.usage = "usage: mmemu list [policies|workloads|devices|sections]\n",
 		.text =
 		"Lists the reclaim policies, the workload types with the scenario keys each\n"
-		"takes (and what --scale does to them), and the device types; with a table's\n"
-		"name, only that table's names, one per line.\n",
+		"takes (and what --scale does to them), the device types, and the other\n"
+		"scenario sections with their keys under the kernel's names; with a table's\n"
+		"name, only that table's names, one per line (sections: as --set takes them).\n",
 	},
 	{
 		.name = "bench",

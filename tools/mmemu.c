@@ -97,6 +97,20 @@ static void list_workloads(FILE *f, bool names)
 	}
 }
 
+/* The scenario sections other than [workload.*], each with its keys; names: --set's KEY. */
+static void list_sections(FILE *f, bool names)
+{
+	for (const struct scn_section_doc *sd = scn_sections; sd->name; sd++) {
+		if (!names) {
+			fprintf(f, "  [%s] %s\n", sd->name, sd->desc);
+			list_keys(f, sd->keys, "    ");
+			continue;
+		}
+		for (const struct key_desc *k = sd->keys; k->key; k++)
+			fprintf(f, "%s%s%s\n", sd->set, *sd->set ? "." : "", k->key);
+	}
+}
+
 /* The device models of storage/ (its table of types). */
 static void list_devices(FILE *f, bool names)
 {
@@ -111,6 +125,7 @@ static const struct {
 	{ "policies", "policies", list_policies },
 	{ "workloads", "workload types", list_workloads },
 	{ "devices", "device types", list_devices },
+	{ "sections", "scenario sections ([workload.*]: above)", list_sections },
 };
 
 static int cmd_list(int argc, char **argv)
@@ -129,7 +144,8 @@ static int cmd_list(int argc, char **argv)
 			return 0;
 	}
 	if (argc == 2) {
-		fprintf(stderr, "mmemu: list: unknown table '%s' (policies, workloads or devices)\n",
+		fprintf(stderr, "mmemu: list: unknown table '%s' (policies, workloads, devices or "
+			"sections)\n",
 			argv[1]);
 		return 2;
 	}
