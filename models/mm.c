@@ -159,7 +159,8 @@ int mm_init(const struct machine *machine, const struct reclaim_policy *policy,
 	mm.mglru = (struct mglru_opts){ -1, -1, -1, -1, 0, LRU_GEN_CAPS_ALL };
 	/* fault_around_bytes defaults to 64 KiB (mm/memory.c) */
 	mm.fault_around_pages = 16;
-	/* vm.page-cluster defaults to 3 (mm/swap.c swap_setup()) */
+	/* vm.page-cluster defaults to 3 (swap_setup(): 2 below 16M of memory, which no
+	 * machine here has) */
 	mm.page_cluster = SWAP_PAGE_CLUSTER;
 	mm.vm_dirty_ratio = DEFAULT_DIRTY_RATIO;
 	mm.vm_dirty_background_ratio = DEFAULT_DIRTY_BACKGROUND_RATIO;

@@ -191,7 +191,7 @@ static const struct key_desc sysctl_keys[] = {
 	   "the flusher's period, 0 off (500) [a period: scaled]"),
 	KD("vm.swappiness", KT_INT, U, struct scn_sysctl, swappiness, 0, 200, "a swappiness (0-200)",
 	   "anon vs file reclaim balance, 0-200 (60)"),
-	/* kernel/sysctl.c: 1 to 3000 */
+	/* the sysctl's bounds: 1 to 3000 */
 	KD("vm.watermark_scale_factor", KT_INT, U, struct scn_sysctl, watermark_scale_factor, 1,
 	  3000, "a factor (1-3000)",
 	   "low/high watermark gap in 1/10000 of memory (10)"),
@@ -199,7 +199,7 @@ static const struct key_desc sysctl_keys[] = {
 	KD("vm.min_free_kbytes", KT_COUNT, S, struct scn_sysctl, min_free_kbytes, 0, 0,
 	  "a count of kilobytes",
 	   "the min watermark in KB (computed: sqrt(16 x KB of memory))"),
-	/* mm/swap.c page_cluster_max = 31 */
+	/* the sysctl's bound: page_cluster_max = 31 */
 	KD("vm.page-cluster", KT_INT, U, struct scn_sysctl, page_cluster, 0, 31,
 	  "a power of two exponent (0-31)",
 	   "swap-in reads 2^N slots (3)"),
