@@ -138,10 +138,10 @@ static inline uint8_t advice_vm_flags(int advice)
 /*
  * vma_has_recency() (Linux 6.3, "mm: add vma_has_recency()"): a
  * VM_SEQ_READ or VM_RAND_READ mapping has no temporal locality, so the LRU
- * ignores its references: the
- * rmap walk skips it (invalid_folio_referenced_vma()), so does the MGLRU
- * page-table walk (should_skip_vma()), and its faults are not LRU faults
- * (lru_gen_enter_fault()).
+ * ignores its references: the rmap walk skips it
+ * (invalid_folio_referenced_vma()), so does the MGLRU page-table walk
+ * (should_skip_vma()), the unmap passes no young bit on, and its faults
+ * are not LRU faults (lru_gen_enter_fault()).
  */
 static inline bool vma_has_recency(uint8_t vm_flags)
 {
