@@ -40,7 +40,7 @@ _Static_assert(sizeof(((struct result_group *)0)->name) >=
  * The kernel's periods shrink with the run (README, "Scale"): at --scale s
  * a run's sizes and operation counts are s times the full-scale ones, so it
  * lasts about s times as long, and so do the periods that recur in it;
- * scenario keys of kind KEY_PERIOD (min_ttl, checkpoint, commit_interval,
+ * scenario keys of kind KEY_PERIOD (min_ttl_ms, checkpoint, commit_interval,
  * file-scan's pause) scale the same way when read. Latencies and CPU
  * costs do not scale.
  */
