@@ -847,7 +847,7 @@ static const char *nearest_key(const char *key, const char *section, const struc
 	for (const struct key_desc *k = tab2; k && k->key; k++)
 		nearer(key, k->key, &best, &dist);
 	for (size_t i = 0; i < sizeof(key_aliases) / sizeof(key_aliases[0]); i++)
-		if (kind_matches(key_aliases[i].kind, section) && !key_aliases[i].section)
+		if (kind_matches(key_aliases[i].kind, section))
 			nearer(key, key_aliases[i].alias, &best, &dist);
 	return dist <= limit ? best : NULL;
 }

@@ -687,6 +687,7 @@ START_TEST(test_unknown_key_suggests)
 		{ "[workload.v]\ntype = fio\nadvise = random", NR_BASE_LINES + 3, "advise",
 		  "did you mean 'advice'" },
 		{ "[sysclt]\nvm.swappiness = 1", 0, "sysclt", "did you mean 'sysctl'" },
+
 		{ "[memcgs.app]\nmemory.max = 1G", 0, "memcgs.app", "did you mean 'memcg.app'" },
 	};
 
@@ -694,6 +695,13 @@ START_TEST(test_unknown_key_suggests)
 		char *t = with(cases[i].insert);
 
 		expect_error(t, cases[i].line, cases[i].key, cases[i].hint);
+		free(t);
+	}
+	/* an alias is a known name too: [machine] swappiness */
+	{
+		char *t = variant(3, NULL, "swapiness = 1");
+
+		expect_error(t, 3, "swapiness", "did you mean 'swappiness'");
 		free(t);
 	}
 	/* nothing near: no guess */
