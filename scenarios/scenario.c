@@ -1538,7 +1538,8 @@ static long read_text(FILE *f, char **text)
 }
 
 /* --set section.key=value (kind[.name].key) as an entry; -1 with a message. */
-static int set_entry(struct parse_ctx *ctx, const char *set, char *err, size_t errlen)
+static int set_entry(struct parse_ctx *ctx, const char *path, const char *set, char *err,
+		     size_t errlen)
 {
 	const char *eq = strchr(set, '='), *dot1 = strchr(set, '.'), *dot2, *k;
 	const struct key_alias *al;
@@ -1546,7 +1547,8 @@ static int set_entry(struct parse_ctx *ctx, const char *set, char *err, size_t e
 	char *sec, *key, *wsec = NULL, *wkey = NULL;
 
 	if (!eq || !dot1 || dot1 > eq) {
-		snprintf(err, errlen, "--set '%.*s%s': expected section.key=value", SHOWN(set));
+		snprintf(err, errlen, "scenario '%s' --set '%.*s%s': expected section.key=value",
+			 path, SHOWN(set));
 		return -1;
 	}
 	/* a sysctl under its own name: vm.KEY=V, or sysctl.vm.KEY=V */
@@ -1563,14 +1565,15 @@ static int set_entry(struct parse_ctx *ctx, const char *set, char *err, size_t e
 	} else {
 		dot2 = strchr(dot1 + 1, '.');
 		if (!dot2 || dot2 > eq) {
-			snprintf(err, errlen, "--set '%.*s%s': expected kind.name.key=value",
-				 SHOWN(set));
+			snprintf(err, errlen, "scenario '%s' --set '%.*s%s': expected "
+				 "kind.name.key=value", path, SHOWN(set));
 			return -1;
 		}
 		k = dot2 + 1;
 	}
 	if (eq == k) {
-		snprintf(err, errlen, "--set '%.*s%s': no key before '='", SHOWN(set));
+		snprintf(err, errlen, "scenario '%s' --set '%.*s%s': no key before '='", path,
+			 SHOWN(set));
 		return -1;
 	}
 	sec = dot2 ? xstrndup(set, (size_t)(dot2 - set)) : xstrdup("sysctl");
@@ -1587,13 +1590,22 @@ static int set_entry(struct parse_ctx *ctx, const char *set, char *err, size_t e
 	 * ([node.N] needs no header: the machine has its nodes) */
 	if (!strncmp(sec, "memcg.", 6) || !strncmp(sec, "device.", 7) ||
 	    !strncmp(sec, "workload.", 9)) {
+		const char *near = NULL;
+		size_t dist = SIZE_MAX;
+		char hint[96];
 		int found = 0;
 
 		for (int i = 0; i < ctx->nr && !found; i++)
 			found = !ctx->e[i].set && !strcmp(ctx->e[i].section, sec);
+		/* a misspelt name: the file's nearest section header */
+		for (int i = 0; i < ctx->nr && !found; i++)
+			if (!ctx->e[i].set && !ctx->e[i].key)
+				nearer(sec, ctx->e[i].section, &near, &dist);
+		suggestion(hint, sizeof(hint), dist <= 2 ? near : NULL);
 		if (!found) {
-			snprintf(err, errlen, "--set '%.*s%s': the scenario has no [%s] (a --set "
-				 "changes a key of a section the file declares)", SHOWN(set), sec);
+			snprintf(err, errlen, "scenario '%s' --set '%.*s%s': the scenario has no "
+				 "[%s]%s (a --set changes a key of a section the file declares)",
+				 path, SHOWN(set), sec, hint);
 			free(sec);
 			free(key);
 			free(wsec);
@@ -1605,8 +1617,8 @@ static int set_entry(struct parse_ctx *ctx, const char *set, char *err, size_t e
 	for (int i = 0; i < ctx->nr; i++)
 		if (ctx->e[i].set && ctx->e[i].key && !strcmp(ctx->e[i].section, sec) &&
 		    !strcmp(ctx->e[i].key, key)) {
-			snprintf(err, errlen, "--set '%.*s%s': [%s] %s is set by --set '%.*s%s' "
-				 "already: one value per key", SHOWN(set), sec, key,
+			snprintf(err, errlen, "scenario '%s' --set '%.*s%s': [%s] %s is set by --set "
+				 "'%.*s%s' already: one value per key", path, SHOWN(set), sec, key,
 				 SHOWN(ctx->e[i].set));
 			free(sec);
 			free(key);
@@ -1684,7 +1696,7 @@ int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 		return -1;
 	}
 	for (int i = 0; i < nr_sets; i++)
-		if (set_entry(&ctx, sets[i], err, errlen)) {
+		if (set_entry(&ctx, path, sets[i], err, errlen)) {
 			parse_ctx_free(&ctx);
 			return -1;
 		}

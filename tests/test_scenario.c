@@ -712,6 +712,16 @@ START_TEST(test_unknown_key_suggests)
 		ck_assert_msg(strstr(err, "kernel.panic") && !strstr(err, "did you mean"), "%s", err);
 		free(t);
 	}
+	/* a --set of a misspelt memcg */
+	{
+		static const char *const sets[] = { "memcg.ap.memory.max=1G" };
+		char *t = variant(0, NULL, NULL), err[1024];
+
+		load_fails(t, sets, 1, err, sizeof(err));
+		ck_assert_msg(strstr(err, "[memcg.ap]") && strstr(err, "did you mean 'memcg.app'"),
+			      "%s", err);
+		free(t);
+	}
 	/* a --set */
 	{
 		static const char *const sets[] = { "memcg.app.memory.hihg=1G" };
