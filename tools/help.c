@@ -94,6 +94,25 @@ static const struct command_help commands[] = {
 		"                    runs in flight fail\n",
 	},
 	{
+		.name = "view",
+		.summary = "write saved results as one HTML page to watch reclaim in a browser",
+		.usage =
+		"usage: mmemu view FILE.pb... -o OUT.html\n",
+		.text =
+		"Writes the runs saved with run --out (several files: their runs side by\n"
+		"side) as one self-contained HTML page, Chart.js embedded, that opens\n"
+		"without network access: an overview of the memcgs sortable by pressure\n"
+		"(peak memory.current over memory.max) and, for the one picked, a column\n"
+		"per run on shared axes: per lruvec the MGLRU generations as stacked\n"
+		"anon/file bands with min_seq and max_seq, aging (max_seq++) and eviction\n"
+		"(min_seq++) marked, or classic's four lists; memory.current against\n"
+		"memory.max and memory.high; pgscan, pgsteal and refaults per second; swap\n"
+		"and zram use. A time cursor (slider, or a click on a panel) shows the\n"
+		"lru_gen dump of the memcg's lruvecs at that instant, from the samples.\n"
+		"\n"
+		"  -o, --output OUT  the page to write\n",
+	},
+	{
 		.name = "plot",
 		.summary = "draw the time series of saved results with gnuplot",
 		.usage =

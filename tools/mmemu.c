@@ -38,6 +38,7 @@
 #include "tools/help.h"
 #include "tools/output.h"
 #include "tools/plot.h"
+#include "tools/view.h"
 #include "tools/sink.h"
 #include "tools/summary.h"
 #include "tools/sweep.h"
@@ -775,7 +776,7 @@ static const struct {
 } commands[] = {
 	{ "run", cmd_run },	{ "report", cmd_report }, { "sweep", cmd_sweep },
 	{ "plot", cmd_plot },	{ "list", cmd_list },	  { "bench", cmd_bench },
-	{ "check-policy", cmd_check_policy },
+	{ "check-policy", cmd_check_policy }, { "view", cmd_view },
 };
 
 int main(int argc, char **argv)

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// mmemu view: glue between the runs (the JSON tools/view.c writes) and
+// Chart.js. Panels are tables of what to draw, not code per panel.
+"use strict";
+(function () {
+const data = JSON.parse(document.getElementById("mmemu-data").textContent);
+const root = document.getElementById("mmemu-view");
+const state = { charts: [], memcg: null, t: 0, sortKey: "pressure", sortDir: -1 };
+window.mmemuView = state;
+
+// One run: its stats rows and its lruvec rows by "memcg node".
+function prepare(run) {
+  const stats = [], lv = new Map();
+  for (const s of run.samples) {
+    if (s.kind === "stats") stats.push(s);
+    else if (s.kind === "gens" || s.kind === "lists") {
+      const k = s.memcg + " " + s.node;
+      if (!lv.has(k)) lv.set(k, { memcg: s.memcg, node: s.node, kind: s.kind, rows: [] });
+      lv.get(k).rows.push(s);
+    }
+  }
+  return { run, stats, lv };
+}
+const runs = data.runs.map(prepare);
+const tmax = Math.max(0.001, ...runs.map(r => r.run.sim_seconds));
+const memcgs = [...new Set(runs.flatMap(r => r.stats.length ?
+  Object.keys(r.stats[r.stats.length - 1].memory_current) : []))].filter(m => m !== "/");  // the root: the machine
+const PAGE = 4096, MB = 1048576;
+
+function rate(stats, f) {  // per second, from cumulative counters
+  const out = [];
+  for (let i = 1; i < stats.length; i++) {
+    const dt = stats[i].t - stats[i - 1].t;
+    if (dt > 0) out.push({ x: stats[i].t, y: (f(stats[i]) - f(stats[i - 1])) / dt });
+  }
+  return out;
+}
+// Generations by age: band 0 the oldest (min_seq), the last the youngest (max_seq).
+const MAX_GENS = 4;
+function genBand(row, age, type) {
+  const g = row.gens[row.gens.length - 1 - (MAX_GENS - 1 - age)];
+  return g ? g[type] * PAGE / MB : 0;
+}
+const GEN_COLORS = ["#d62728", "#ff7f0e", "#2ca02c", "#1f77b4"];
+const LISTS = [["inactive_anon", "#d62728"], ["active_anon", "#ff9896"],
+               ["inactive_file", "#1f77b4"], ["active_file", "#aec7e8"]];
+
+// The panels of one memcg, each a function of (prepared run, memcg) to datasets.
+const PANELS = [
+  { title: "memory.current against memory.max / memory.high (MiB)", datasets(r, m) {
+      const ds = [{ label: "memory.current", data: r.stats.map(s => ({ x: s.t,
+        y: (s.memory_current[m] || 0) / MB })), borderColor: "#000" }];
+      const lim = r.run.limits[m] || {};
+      for (const [k, c] of [["memory.max", "#d62728"], ["memory.high", "#ff7f0e"]])
+        if (lim[k]) ds.push({ label: k, data: [{ x: 0, y: lim[k] / MB }, { x: tmax, y: lim[k] / MB }],
+          borderColor: c, borderDash: [6, 4] });
+      return ds;
+  } },
+  { title: "reclaim: pgscan, pgsteal, workingset refaults per second (machine)", datasets(r) {
+      return [["pgscan", s => s.pgscan, "#9467bd"], ["pgsteal", s => s.pgsteal, "#8c564b"],
+        ["refault", s => s.workingset_refault_anon + s.workingset_refault_file, "#e377c2"]]
+        .map(([l, f, c]) => ({ label: l + "/s", data: rate(r.stats, f), borderColor: c }));
+  } },
+  { title: "swap and zram (MiB)", datasets(r) {
+      return [["swap_used", "#7f7f7f"], ["zram_stored", "#bcbd22"], ["zram_pool", "#17becf"]]
+        .filter(([k]) => r.stats.some(s => k in s))
+        .map(([k, c]) => ({ label: k, data: r.stats.map(s => ({ x: s.t, y: (s[k] || 0) * PAGE / MB })),
+          borderColor: c }));
+  } },
+];
+// Per lruvec: the generations (MGLRU) or the four lists (classic), stacked.
+function lruvecDatasets(v) {
+  if (v.kind === "lists")
+    return LISTS.map(([k, c]) => ({ label: k, data: v.rows.map(s => ({ x: s.t, y: s[k] * PAGE / MB })),
+      backgroundColor: c, borderColor: c, fill: true, stack: "l" }));
+  const ds = [];
+  for (const type of ["anon", "file"])
+    for (let age = 0; age < MAX_GENS; age++)
+      ds.push({ label: type + " gen " + (age === 0 ? "oldest" : age === MAX_GENS - 1 ? "youngest" : "+" + age),
+        data: v.rows.map(s => ({ x: s.t, y: genBand(s, age, type) })), stack: "g", fill: true,
+        backgroundColor: GEN_COLORS[age] + (type === "anon" ? "ff" : "80"), borderColor: GEN_COLORS[age],
+        borderWidth: 0.5, pointRadius: 0 });
+  // aging (max_seq++) and eviction (min_seq++) marked where they happen, on the seq axis
+  const ev = [[s => s.max_seq, "aging (max_seq++)", "triangle", "#000"],
+              [s => Math.min(s.min_seq[0], s.min_seq[1]), "eviction (min_seq++)", "rectRot", "#d62728"]];
+  for (const [f, l, p, c] of ev) {
+    ds.push({ label: l.split(" ")[0] === "aging" ? "max_seq" : "min_seq", data: v.rows.map(s => ({ x: s.t, y: f(s) })),
+      yAxisID: "seq", borderColor: c, stepped: true, pointRadius: 0, fill: false });
+    ds.push({ label: l, type: "scatter", yAxisID: "seq", pointStyle: p, pointRadius: 4, backgroundColor: c,
+      data: v.rows.filter((s, i) => i && f(s) > f(v.rows[i - 1])).map(s => ({ x: s.t, y: f(s) })) });
+  }
+  return ds;
+}
+
+function chart(parent, title, datasets, opts) {
+  const box = document.createElement("div");
+  box.className = "panel";
+  const c = document.createElement("canvas");
+  box.appendChild(c);
+  parent.appendChild(box);
+  const scales = { x: { type: "linear", min: 0, max: tmax, title: { display: true, text: "simulated s" } },
+                   y: { beginAtZero: true, stacked: !!(opts && opts.stacked), max: opts && opts.ymax } };
+  if (datasets.some(d => d.yAxisID === "seq"))
+    scales.seq = { position: "right", grid: { drawOnChartArea: false }, title: { display: true, text: "seq" } };
+  for (const d of datasets) { d.pointRadius = d.pointRadius ?? 0; d.borderWidth = d.borderWidth ?? 1.5; }
+  const ch = new Chart(c, { type: "line", data: { datasets }, options: {
+    animation: false, responsive: true, maintainAspectRatio: false, parsing: true,
+    interaction: { mode: "nearest", axis: "x", intersect: false },
+    onHover: (e, els, chart) => { if (e.native && e.native.buttons === 0 && e.type === "mousemove") {} },
+    onClick: (e, els, chart) => setTime(chart.scales.x.getValueForPixel(e.x)),
+    plugins: { title: { display: true, text: title }, legend: { labels: { boxWidth: 10, font: { size: 10 } } },
+      cursor: {} },
+    scales } , plugins: [cursorPlugin] });
+  state.charts.push(ch);
+  return ch;
+}
+const cursorPlugin = { id: "cursor", afterDraw(ch) {
+  const x = ch.scales.x.getPixelForValue(state.t), a = ch.chartArea, g = ch.ctx;
+  g.save(); g.strokeStyle = "#444"; g.setLineDash([3, 3]);
+  g.beginPath(); g.moveTo(x, a.top); g.lineTo(x, a.bottom); g.stroke(); g.restore();
+} };
+
+// The lru_gen dump (debugfs layout) of one lruvec row at an instant; birth times are not sampled.
+function dumpText(r, m, t) {
+  const lines = [];
+  for (const v of r.lv.values()) {
+    if (v.memcg !== m) continue;
+    let row = v.rows[0];
+    for (const s of v.rows) if (s.t <= t + 1e-9) row = s;
+    if (!row) continue;
+    if (!lines.length) lines.push("memcg " + m + "   (t=" + row.t.toFixed(3) + " s)");
+    lines.push(" node " + v.node);
+    if (v.kind === "gens")
+      for (const g of row.gens)
+        lines.push("   " + String(g.seq).padStart(10) + "          " +
+          String(g.anon).padStart(10) + " " + String(g.file).padStart(10) +
+          (g.seq === row.max_seq ? "   <- max_seq" : "") +
+          (g.seq === row.min_seq[0] ? "   <- min_seq[anon]" : "") +
+          (g.seq === row.min_seq[1] ? "   <- min_seq[file]" : ""));
+    else
+      for (const [k] of LISTS) lines.push("   " + k.padEnd(14) + String(row[k]).padStart(10));
+  }
+  return lines.join("\n") || "(no lruvec samples at t=" + t.toFixed(3) + ")";
+}
+
+function pressure(m) {  // the highest memory.current / memory.max over the runs' samples
+  let p = 0;
+  for (const r of runs) {
+    const lim = (r.run.limits[m] || {})["memory.max"] || 0;
+    for (const s of r.stats) p = Math.max(p, lim ? (s.memory_current[m] || 0) / lim : 0);
+  }
+  return p;
+}
+const overviewCols = [
+  ["memcg", m => m], ["pressure", m => pressure(m)],
+  ["peak MiB", m => Math.max(0, ...runs.flatMap(r => r.stats.map(s => (s.memory_current[m] || 0) / MB)))],
+];
+
+function el(tag, attrs, text) {
+  const e = document.createElement(tag);
+  Object.assign(e, attrs || {});
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+function renderOverview(box) {
+  box.innerHTML = "";
+  const t = el("table", { id: "overview" }), hr = el("tr");
+  for (const [name] of overviewCols) {
+    const th = el("th", {}, name + (state.sortKey === name ? (state.sortDir < 0 ? " ▼" : " ▲") : ""));
+    th.onclick = () => { state.sortDir = state.sortKey === name ? -state.sortDir : -1; state.sortKey = name;
+      renderOverview(box); };
+    hr.appendChild(th);
+  }
+  t.appendChild(hr);
+  const f = overviewCols.find(c => c[0] === state.sortKey)[1];
+  const rows = memcgs.map(m => [m, f(m)]).sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) * state.sortDir);
+  for (const [m] of rows) {
+    const tr = el("tr", { className: m === state.memcg ? "sel" : "" });
+    for (const [, g] of overviewCols) {
+      const v = g(m);
+      tr.appendChild(el("td", {}, typeof v === "number" ? v.toFixed(2) : v));
+    }
+    tr.onclick = () => { state.memcg = m; renderOverview(box); renderDetail(); };
+    t.appendChild(tr);
+  }
+  box.appendChild(t);
+}
+
+let detail, dumps;
+function renderDetail() {
+  for (const c of state.charts) c.destroy();
+  state.charts = [];
+  detail.innerHTML = "";
+  const m = state.memcg;
+  detail.appendChild(el("h2", {}, "memcg " + m));
+  const grid = el("div", { className: "grid" });
+  grid.style.gridTemplateColumns = "repeat(" + runs.length + ", 1fr)";
+  detail.appendChild(grid);
+  for (const r of runs) grid.appendChild(el("h3", {}, r.run.policy + " (seed " + r.run.seed + ")"));
+  // shared y axes: one maximum per row of panels over the runs
+  const rowsOf = r => {
+    const out = [];
+    for (const v of r.lv.values()) if (v.memcg === m)
+      out.push(["lruvec " + m + " node " + v.node + (v.kind === "gens" ? ": generations (MiB)" : ": LRU lists (MiB)"),
+        lruvecDatasets(v), true]);
+    for (const p of PANELS) out.push([p.title, p.datasets(r, m), false]);
+    return out;
+  };
+  const all = runs.map(rowsOf), nrows = Math.max(...all.map(a => a.length));
+  for (let i = 0; i < nrows; i++) {
+    let ymax = 0;
+    for (const a of all) if (a[i]) {
+      const ds = a[i][1].filter(d => !d.yAxisID);
+      if (a[i][2]) { const n = Math.max(0, ...ds.map(d => d.data.length));
+        for (let j = 0; j < n; j++) ymax = Math.max(ymax, ds.reduce((s, d) => s + (d.data[j] ? d.data[j].y : 0), 0)); }
+      else for (const d of ds) for (const p of d.data) ymax = Math.max(ymax, p.y);
+    }
+    for (const a of all) {
+      if (a[i]) chart(grid, a[i][0], a[i][1], { stacked: a[i][2], ymax: ymax > 0 ? ymax * 1.05 : undefined });
+      else grid.appendChild(el("div", { className: "panel" }));
+    }
+  }
+  dumps = runs.map(r => { const pre = el("pre", { className: "dump" }); return pre; });
+  const dg = el("div", { className: "grid" });
+  dg.style.gridTemplateColumns = "repeat(" + runs.length + ", 1fr)";
+  for (const d of dumps) dg.appendChild(d);
+  detail.appendChild(el("h3", {}, "lru_gen at the cursor (seq, birth time not sampled, anon and file pages)"));
+  detail.appendChild(dg);
+  setTime(state.t);
+}
+function setTime(t) {
+  state.t = Math.max(0, Math.min(tmax, t || 0));
+  const sl = document.getElementById("cursor");
+  sl.value = state.t;
+  document.getElementById("cursor-t").textContent = "t = " + state.t.toFixed(3) + " s";
+  runs.forEach((r, i) => { if (dumps && dumps[i]) dumps[i].textContent = r.run.policy + "\n" + dumpText(r, state.memcg, state.t); });
+  for (const c of state.charts) c.draw();
+}
+state.setTime = setTime;
+state.select = m => { state.memcg = m; renderOverview(document.getElementById("overview-box")); renderDetail(); };
+
+function build() {
+  const css = el("style", {}, "body{font:13px sans-serif;margin:8px} .grid{display:grid;gap:6px}" +
+    ".panel{height:230px;position:relative} #overview td,#overview th{padding:1px 8px;cursor:pointer}" +
+    "#overview tr.sel{background:#ffe} #overview th{background:#eee} .dump{font:11px monospace;background:#f6f6f6;padding:4px}" +
+    "#layout{display:grid;grid-template-columns:230px 1fr;gap:10px} #overview-box{max-height:90vh;overflow:auto}");
+  document.head.appendChild(css);
+  root.appendChild(el("h1", {}, "mmemu view: " + data.scenario + " (scale " + data.scale + ", " +
+    data.runs.map(r => r.policy).join(", ") + ")"));
+  const bar = el("div");
+  const sl = el("input", { type: "range", id: "cursor", min: 0, max: tmax, step: tmax / 1000, value: 0 });
+  sl.style.width = "60%";
+  sl.oninput = () => setTime(parseFloat(sl.value));
+  bar.appendChild(el("label", {}, "time cursor: "));
+  bar.appendChild(sl);
+  bar.appendChild(el("span", { id: "cursor-t" }));
+  root.appendChild(bar);
+  const lay = el("div", { id: "layout" }), ov = el("div", { id: "overview-box" });
+  detail = el("div", { id: "detail" });
+  lay.appendChild(ov); lay.appendChild(detail); root.appendChild(lay);
+  const ranked = memcgs.slice().sort((a, b) => pressure(b) - pressure(a));
+  state.memcg = ranked[0] || null;
+  renderOverview(ov);
+  if (state.memcg) renderDetail();
+  else detail.appendChild(el("p", {}, "no samples in these runs (saved with --sample 0?)"));
+  state.ready = true;
+}
+build();
+})();
