@@ -436,17 +436,19 @@ START_TEST(test_bash_completion)
 		 "t '%s' run --policy classic,mglru-b\n"
 		 "t '%s' plot --what ''\n"
 		 "t '%s' bench --trace-f\n"
-		 "t '%s' run x.ini --set vm.page\n",
+		 "t '%s' run x.ini --set vm.page\n"
+		 "t '%s' view x.pb --outp\n",
 		 harness_srcdir(), cli_mmemu(), cli_mmemu(), cli_mmemu(), cli_mmemu(), cli_mmemu(),
-		 cli_mmemu());
+		 cli_mmemu(), cli_mmemu());
 	rc = harness_exec(argv, &out, &err);
 	ck_assert_msg(rc == 0, "bash: %d: %s", rc, err);
-	ck_assert_msg(strstr(out, "run report sweep plot list bench check-policy --help --version\n"), "%s", out);
+	ck_assert_msg(strstr(out, "run report sweep view plot list bench check-policy --help --version\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\n--policy\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\nclassic,mglru-budget\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\ngens memory throughput refaults swap\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\n--trace-format\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\nvm.page-cluster=\n"), "%s", out);
+	ck_assert_msg(strstr(out, "\n--output\n"), "%s", out);
 	free(out);
 	free(err);
 }
