@@ -56,6 +56,19 @@ try:
     b = d.execute_script("return [...document.querySelectorAll('.dump')].map(e => e.textContent)")
     if len(a) != nruns or a == b:
         fail.append("the time cursor does not change the dump text")
+    # hovering over a panel moves the cursor too: near its left edge, then near its right edge
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    import time
+    canvas = d.find_elements(By.CSS_SELECTOR, ".panel canvas")[0]
+    w = canvas.size["width"]
+    hovered = []
+    for dx in (-w * 0.25, w * 0.4):
+        ActionChains(d).move_to_element_with_offset(canvas, int(dx), 0).perform()
+        time.sleep(0.2)  # the cursor follows at the next animation frame
+        hovered.append(d.execute_script("return window.mmemuView.t"))
+    if not (hovered[0] < hovered[1]):
+        fail.append("hovering does not move the time cursor: %s" % hovered)
     if shot:
         d.execute_script("window.mmemuView.setTime(%f)" % (rep["runs"][0]["sim_seconds"] / 2))
         d.save_screenshot(shot)

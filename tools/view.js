@@ -106,13 +106,20 @@ function chart(parent, title, datasets, opts) {
   const ch = new Chart(c, { type: "line", data: { datasets }, options: {
     animation: false, responsive: true, maintainAspectRatio: false, parsing: true,
     interaction: { mode: "nearest", axis: "x", intersect: false },
-    onHover: (e, els, chart) => { if (e.native && e.native.buttons === 0 && e.type === "mousemove") {} },
+    onHover: (e, els, chart) => hoverTime(chart.scales.x.getValueForPixel(e.x)),
     onClick: (e, els, chart) => setTime(chart.scales.x.getValueForPixel(e.x)),
     plugins: { title: { display: true, text: title }, legend: { labels: { boxWidth: 10, font: { size: 10 } } },
       cursor: {} },
     scales } , plugins: [cursorPlugin] });
   state.charts.push(ch);
   return ch;
+}
+// Hovering (or dragging) over a panel moves the cursor, at most once per frame.
+let hoverPending = null;
+function hoverTime(t) {
+  if (!(t >= 0 && t <= tmax)) return;
+  if (hoverPending === null) requestAnimationFrame(() => { const x = hoverPending; hoverPending = null; setTime(x); });
+  hoverPending = t;
 }
 const cursorPlugin = { id: "cursor", afterDraw(ch) {
   const x = ch.scales.x.getPixelForValue(state.t), a = ch.chartArea, g = ch.ctx;
