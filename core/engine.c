@@ -21,6 +21,19 @@
 #include "core/engine.h"
 
 struct actor *current_actor;
+uint64_t engine_clock_cache_ns = ENGINE_CLOCK_UNKNOWN;
+
+/*
+ * Simulated time moves only while every actor is blocked in the engine, so
+ * the clock read once after an actor resumes holds until its next engine
+ * call: every return from the engine forgets it (engine_clock_ns() reads it
+ * again on demand) instead of asking SimGrid once per page.
+ */
+static inline void engine_resume(struct actor *a)
+{
+	current_actor = a;
+	engine_clock_cache_ns = ENGINE_CLOCK_UNKNOWN;
+}
 
 /*
  * Every SimGrid call may be a simcall, during which other actors run and
@@ -30,7 +43,7 @@ struct actor *current_actor;
 	do {                                           \
 		struct actor *sg_call_self = current_actor; \
 		call;                                  \
-		current_actor = sg_call_self;          \
+		engine_resume(sg_call_self);           \
 	} while (0)
 
 static struct {
@@ -78,9 +91,10 @@ static void engine_quiescent(struct actor *a)
 	sg_actor_exit();
 }
 
-uint64_t engine_clock_ns(void)
+uint64_t engine_clock_read_ns(void)
 {
-	return (uint64_t)llround(simgrid_get_clock() * 1e9);
+	engine_clock_cache_ns = (uint64_t)llround(simgrid_get_clock() * 1e9);
+	return engine_clock_cache_ns;
 }
 
 static double ns_to_s(uint64_t ns)
@@ -106,6 +120,7 @@ int engine_init(const char *platform_xml, uint64_t seed)
 		eng.initialised = true;
 	}
 	eng.seed = seed;
+	engine_clock_cache_ns = ENGINE_CLOCK_UNKNOWN;
 
 	/* SimGrid's C API loads platforms from files only. */
 	fd = mkstemp(path);
@@ -128,7 +143,7 @@ static void actor_trampoline(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	current_actor = a;
+	engine_resume(a);
 	a->fn(a, a->arg);
 	actor_flush_cpu(a);
 }
@@ -186,7 +201,7 @@ void actor_flush_cpu(struct actor *a)
 	if (a->untimed)
 		return;
 	sg_actor_execute((double)ns);
-	current_actor = a;
+	engine_resume(a);
 }
 
 void actor_sleep_until_ns(struct actor *a, uint64_t t)
@@ -195,7 +210,7 @@ void actor_sleep_until_ns(struct actor *a, uint64_t t)
 	engine_quiescent(a);
 	if (t > engine_clock_ns() && !a->untimed)
 		sg_actor_sleep_until(ns_to_s(t));
-	current_actor = a;
+	engine_resume(a);
 }
 
 void actor_sleep_ns(struct actor *a, uint64_t ns)
@@ -204,7 +219,7 @@ void actor_sleep_ns(struct actor *a, uint64_t ns)
 	engine_quiescent(a);
 	if (ns && !a->untimed)
 		sg_actor_sleep_for(ns_to_s(ns));
-	current_actor = a;
+	engine_resume(a);
 }
 
 /*
@@ -270,12 +285,12 @@ bool waitq_wait(struct actor *a, struct waitq *wq, uint64_t timeout_ns)
 		timed_out = sg_sem_acquire_timeout(a->sem, ns_to_s(timeout_ns));
 	else
 		sg_sem_acquire(a->sem);
-	current_actor = a;
+	engine_resume(a);
 	if (timed_out) {
 		if (a->woken) {
 			/* woken at the instant of the timeout: take the release */
 			sg_sem_acquire_timeout(a->sem, 0);
-			current_actor = a;
+			engine_resume(a);
 			return true;
 		}
 		waitq_remove(wq, a);
@@ -351,7 +366,7 @@ void sim_mutex_lock(struct actor *a, struct sim_mutex *m)
 	actor_flush_cpu(a);
 	engine_quiescent(a);
 	sg_mutex_lock(m->m);
-	current_actor = a;
+	engine_resume(a);
 }
 
 void sim_mutex_unlock(struct sim_mutex *m)
@@ -458,6 +473,7 @@ uint64_t engine_run(uint64_t until_ns)
 		simgrid_run_until(ns_to_s(until_ns));
 	else
 		simgrid_run();
+	engine_clock_cache_ns = ENGINE_CLOCK_UNKNOWN;
 	return engine_clock_ns();
 }
 

@@ -72,7 +72,15 @@ void engine_set_check(uint64_t every, engine_check_fn fn, void *arg);
 uint64_t engine_nr_quiescent(void);
 
 /* Simulated clock as seen by the engine (excludes pending CPU). */
-uint64_t engine_clock_ns(void);
+#define ENGINE_CLOCK_UNKNOWN UINT64_MAX
+extern uint64_t engine_clock_cache_ns;	/* valid until the engine is next called */
+uint64_t engine_clock_read_ns(void);
+static inline uint64_t engine_clock_ns(void)
+{
+	uint64_t t = engine_clock_cache_ns;
+
+	return t != ENGINE_CLOCK_UNKNOWN ? t : engine_clock_read_ns();
+}
 
 struct actor *actor_create(const char *name, int node, actor_fn fn, void *arg,
 			   bool daemon);
