@@ -70,10 +70,21 @@ static json_t *run_json(const Mmemu__Invocation *inv, const Mmemu__Run *run, cha
 					json_object_set_new(lim, limit_keys[k],
 							    json_real(grp->values[v]->value));
 		{
-			char path[256];
+			/* the memcg's path as the page names it: "/" and the name, never cut */
+			size_t len = strlen(name + 6) + 2;
+			char *path = malloc(len);
 
-			snprintf(path, sizeof(path), "/%s", name + 6);
+			if (!path) {
+				snprintf(why, whylen, "out of memory");
+				json_decref(lim);
+				json_decref(o);
+				json_decref(samples);
+				json_decref(limits);
+				return NULL;
+			}
+			snprintf(path, len, "/%s", name + 6);
 			json_object_set_new(limits, path, lim);
+			free(path);
 		}
 	}
 	json_object_set_new(o, "samples", samples);
