@@ -306,6 +306,49 @@ START_TEST(test_report_refuses_mixing)
 }
 END_TEST
 
+/* view: one page per scenario and scale; mixing is refused unless --force, nothing written. */
+START_TEST(test_view_refuses_mixing)
+{
+	char *a = cli_temp_file(".pb"), *b = cli_temp_file(".pb"), *h = cli_temp_file(".html");
+	const char *run_a[] = { "run", cli_quickstart(), "--policy", "classic", "--scale", "1/32",
+				"--out", a, NULL };
+	const char *run_b[] = { "run", cli_quickstart(), "--policy", "classic", "--scale", "1/64",
+				"--out", b, NULL };
+	const char *one[] = { "view", a, "-o", h, NULL };
+	const char *ab[] = { "view", a, b, "-o", h, NULL };
+	const char *ab_force[] = { "view", a, b, "-o", h, "--force", NULL };
+	struct cli_out ra = cli_run(run_a), rb = cli_run(run_b), x, y, z;
+	FILE *f;
+	char head[32] = "";
+
+	ck_assert_msg(ra.status == 0 && rb.status == 0, "%s%s", ra.err, rb.err);
+	x = cli_run(one);
+	ck_assert_msg(x.status == 0, "%s", x.err);
+	f = fopen(h, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(head, sizeof(head), f));
+	fclose(f);
+	ck_assert_str_eq(head, "<!DOCTYPE html>\n");
+	remove(h);
+	y = cli_run(ab);
+	ck_assert_int_eq(y.status, 2);
+	ck_assert_msg(strstr(y.err, b) && strstr(y.err, "one scale") && strstr(y.err, "--force"),
+		      "stderr: %s", y.err);
+	ck_assert_int_ne(access(h, F_OK), 0);
+	z = cli_run(ab_force);
+	ck_assert_msg(z.status == 0, "%s", z.err);
+	ck_assert_int_eq(access(h, F_OK), 0);
+	cli_out_free(&ra);
+	cli_out_free(&rb);
+	cli_out_free(&x);
+	cli_out_free(&y);
+	cli_out_free(&z);
+	cli_remove_temp(a);
+	cli_remove_temp(b);
+	cli_remove_temp(h);
+}
+END_TEST
+
 /* A saved run whose sample is not JSON: report --format json exits 2, prints no broken JSON. */
 START_TEST(test_report_json_always_valid)
 {
@@ -361,6 +404,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_foreign_file_exit_2);
 	tcase_add_test(tc, test_bad_report_options_exit_2);
 	tcase_add_test(tc, test_report_refuses_mixing);
+	tcase_add_test(tc, test_view_refuses_mixing);
 	tcase_add_test(tc, test_report_json_always_valid);
 	suite_add_tcase(s, tc);
 	return s;

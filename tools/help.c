@@ -97,7 +97,7 @@ static const struct command_help commands[] = {
 		.name = "view",
 		.summary = "write saved results as one HTML page to watch reclaim in a browser",
 		.usage =
-		"usage: mmemu view FILE.pb... -o OUT.html\n",
+		"usage: mmemu view FILE.pb... -o OUT.html [--force]\n",
 		.text =
 		"Writes the runs saved with run --out (several files: their runs side by\n"
 		"side) as one self-contained HTML page, Chart.js embedded, that opens\n"
@@ -107,10 +107,12 @@ static const struct command_help commands[] = {
 		"anon/file bands with min_seq and max_seq, aging (max_seq++) and eviction\n"
 		"(min_seq++) marked, or classic's four lists; memory.current against\n"
 		"memory.max and memory.high; pgscan, pgsteal and refaults per second; swap\n"
-		"and zram use. A time cursor (slider, or a click on a panel) shows the\n"
-		"lru_gen dump of the memcg's lruvecs at that instant, from the samples.\n"
+		"and zram use. A time cursor (slider, hovering over or clicking a panel)\n"
+		"shows the lru_gen dump of the memcg's lruvecs at that instant, from the\n"
+		"samples. Files of different scenarios or scales are refused.\n"
 		"\n"
-		"  -o, --output OUT  the page to write\n",
+		"  -o, --output OUT  the page to write\n"
+		"  --force           mix scenarios or scales anyway\n",
 	},
 	{
 		.name = "plot",

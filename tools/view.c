@@ -9,6 +9,7 @@
  * limits. tools/view.js draws the panels from them.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +153,7 @@ int cmd_view(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -160,12 +162,16 @@ int cmd_view(int argc, char **argv)
 	struct sink out;
 	char why[512];
 	int opt, n, rc = 0;
+	bool force = false;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			out_path = optarg;
+			break;
+		case 'f':
+			force = true;
 			break;
 		case 'h':
 			return help_command(stdout, "view") ? 1 : 0;
@@ -201,6 +207,16 @@ int cmd_view(int argc, char **argv)
 			rc = 2;
 		}
 	}
+	/* side by side on shared axes: one scenario at one scale */
+	for (int i = 1; i < n && !rc && !force; i++)
+		if (strcmp(invs[i]->scenario_name, invs[0]->scenario_name) ||
+		    invs[i]->scale != invs[0]->scale) {
+			fprintf(stderr, "mmemu: view: %s is scenario %s at scale %g, %s is %s at %g: "
+					"the view shows runs of one scenario at one scale (--force to mix)\n",
+				argv[optind + i], invs[i]->scenario_name, invs[i]->scale,
+				argv[optind], invs[0]->scenario_name, invs[0]->scale);
+			rc = 2;
+		}
 	if (!rc) {
 		if (sink_open(&out))
 			rc = 1;
