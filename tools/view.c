@@ -49,10 +49,7 @@ static json_t *run_json(const Mmemu__Invocation *inv, const Mmemu__Run *run, cha
 		if (!row) {
 			snprintf(why, whylen, "run '%s' sample %zu is not JSON: %s", run->policy,
 				 s + 1, jerr.text);
-			json_decref(o);
-			json_decref(samples);
-			json_decref(limits);
-			return NULL;
+			goto fail;
 		}
 		json_array_append_new(samples, row);
 	}
@@ -60,37 +57,37 @@ static json_t *run_json(const Mmemu__Invocation *inv, const Mmemu__Run *run, cha
 	for (size_t g = 0; g < run->n_groups; g++) {
 		const Mmemu__Group *grp = run->groups[g];
 		const char *name = grp->name;
+		size_t len;
 		json_t *lim;
+		char *path;
 
 		if (strncmp(name, "memcg.", 6) || strchr(name + 6, '.'))
 			continue;
+		/* the memcg's path as the page names it: "/" and the name, never cut */
+		len = strlen(name + 6) + 2;
+		path = malloc(len);
+		if (!path) {
+			snprintf(why, whylen, "out of memory");
+			goto fail;
+		}
+		snprintf(path, len, "/%s", name + 6);
 		lim = json_object();
 		for (size_t v = 0; v < grp->n_values; v++)
 			for (size_t k = 0; k < sizeof(limit_keys) / sizeof(limit_keys[0]); k++)
 				if (!strcmp(grp->values[v]->key, limit_keys[k]))
 					json_object_set_new(lim, limit_keys[k],
 							    json_real(grp->values[v]->value));
-		{
-			/* the memcg's path as the page names it: "/" and the name, never cut */
-			size_t len = strlen(name + 6) + 2;
-			char *path = malloc(len);
-
-			if (!path) {
-				snprintf(why, whylen, "out of memory");
-				json_decref(lim);
-				json_decref(o);
-				json_decref(samples);
-				json_decref(limits);
-				return NULL;
-			}
-			snprintf(path, len, "/%s", name + 6);
-			json_object_set_new(limits, path, lim);
-			free(path);
-		}
+		json_object_set_new(limits, path, lim);
+		free(path);
 	}
 	json_object_set_new(o, "samples", samples);
 	json_object_set_new(o, "limits", limits);
 	return o;
+fail:
+	json_decref(o);
+	json_decref(samples);
+	json_decref(limits);
+	return NULL;
 }
 
 /* s inside a <script>: "</" written "<\/" so that no text ends the element. */
