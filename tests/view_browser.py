@@ -70,6 +70,8 @@ try:
     if not (hovered[0] < hovered[1]):
         fail.append("hovering does not move the time cursor: %s" % hovered)
     if shot:
+        # the pointer off the charts, so that no tooltip covers the picture
+        ActionChains(d).move_to_element(d.find_element(By.ID, "cursor-t")).perform()
         d.execute_script("window.mmemuView.setTime(%f)" % (rep["runs"][0]["sim_seconds"] / 2))
         d.save_screenshot(shot)
     for e in d.get_log("browser"):

@@ -76,7 +76,9 @@ function lruvecDatasets(v) {
   const ds = [];
   for (const type of ["anon", "file"])
     for (let age = 0; age < MAX_GENS; age++)
-      ds.push({ label: type + " gen " + (age === 0 ? "oldest" : age === MAX_GENS - 1 ? "youngest" : "+" + age),
+      // a band is a generation's distance from max_seq: with fewer than MAX_GENS
+      // generations the oldest is not max_seq-3, so no band is called "oldest"
+      ds.push({ label: type + " " + (age === MAX_GENS - 1 ? "max_seq" : "max_seq-" + (MAX_GENS - 1 - age)),
         data: v.rows.map(s => ({ x: s.t, y: genBand(s, age, type) })), stack: "g", fill: true,
         backgroundColor: GEN_COLORS[age] + (type === "anon" ? "ff" : "80"), borderColor: GEN_COLORS[age],
         borderWidth: 0.5, pointRadius: 0 });
