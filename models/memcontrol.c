@@ -346,13 +346,15 @@ static uint64_t oom_badness(const struct task *t)
 	return t->rss_anon + t->nr_swapents;
 }
 
-static void oom_kill_task(struct task *victim, struct actor *a)
+static void oom_kill_task(struct task *victim, struct mem_cgroup *oom_memcg, struct actor *a)
 {
 	victim->oom_killed = true;
 	victim->oom_kill_ns = a ? actor_now_ns(a) : engine_clock_ns();
 	memcg_memory_event(victim->memcg, MEMCG_OOM_KILL);
 	count_vm_events(OOM_KILL, 1);
 	mm.nr_oom_kills++;
+	if (mm.oom_kill_notify)
+		mm.oom_kill_notify(mm.oom_kill_ctx, victim, oom_memcg);
 	/* the OOM reaper frees the victim's anonymous memory at once */
 	task_free_anon(victim);
 }
@@ -385,7 +387,8 @@ static struct mem_cgroup *mem_cgroup_get_oom_group(const struct task *victim,
  * every other task of the group's subtree (mem_cgroup_scan_tasks() ->
  * oom_kill_memcg_member()).
  */
-static void oom_kill_group(struct mem_cgroup *group, struct actor *a)
+static void oom_kill_group(struct mem_cgroup *group, struct mem_cgroup *oom_memcg,
+			   struct actor *a)
 {
 	if (!group)
 		return;
@@ -394,7 +397,7 @@ static void oom_kill_group(struct mem_cgroup *group, struct actor *a)
 		struct task *t = mm.tasks[i];
 
 		if (!t->oom_killed && !t->exited && mem_cgroup_is_descendant(t->memcg, group))
-			oom_kill_task(t, a);
+			oom_kill_task(t, oom_memcg, a);
 	}
 }
 
@@ -419,8 +422,8 @@ bool out_of_memory(struct mem_cgroup *memcg, struct actor *a)
 	}
 	if (!victim)
 		return false;
-	oom_kill_task(victim, a);
-	oom_kill_group(mem_cgroup_get_oom_group(victim, memcg), a);
+	oom_kill_task(victim, memcg, a);
+	oom_kill_group(mem_cgroup_get_oom_group(victim, memcg), memcg, a);
 	return true;
 }
 

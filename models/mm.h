@@ -271,6 +271,15 @@ struct mm_kernel {
 	int vm_swappiness;		/* vm.swappiness */
 	unsigned int bucket_order;	/* workingset shadow timestamp granularity */
 	uint64_t nr_oom_kills;		/* OOM kills of any kind */
+	/*
+	 * Told of every OOM kill as it happens, like the kernel's "oom-kill:"
+	 * line (dump_oom_victim()): the victim and the OOM domain, the memcg
+	 * whose limit was hit or NULL for a global OOM. NULL: nobody listens.
+	 * It only reads: the run's sampler records a row.
+	 */
+	void (*oom_kill_notify)(void *ctx, const struct task *victim,
+				const struct mem_cgroup *oom_memcg);
+	void *oom_kill_ctx;		/* its first argument */
 	bool swap_enabled;		/* a swap device exists */
 	struct swap_info *swap;		/* the swap device (NULL: none) */
 	bool in_lru_fault;		/* current->in_lru_fault: adding folios from a fault */

@@ -228,6 +228,7 @@ struct sampler {
 	struct workload *wls;		/* the workloads, for their progress */
 	int nr_wls;
 	uint64_t duration_ns;		/* the scenario's end (0: when the workloads end) */
+	uint64_t last_sample_ns;	/* when the last stats row was taken (UINT64_MAX: none) */
 };
 
 static void dump_line(void *ctx, const char *line)
@@ -291,9 +292,14 @@ static void sample_lruvecs(struct run_result *r, uint64_t now)
 					(unsigned long long)lrugen->min_seq[1]);
 				for (uint64_t q = seq; q <= lrugen->max_seq; q++) {
 					int gen = lru_gen_from_seq(q);
+					uint64_t birth = lrugen->timestamps[gen];
 
-					fprintf(f, "%s{\"seq\": %llu, \"anon\": %lld, \"file\": %lld}",
+					/* age_ms: the debugfs column, now - lrugen->timestamps[gen] */
+					fprintf(f, "%s{\"seq\": %llu, \"age_ms\": %llu, \"anon\": %lld, "
+						   "\"file\": %lld}",
 						q == seq ? "" : ", ", (unsigned long long)q,
+						(unsigned long long)(now > birth ?
+								     (now - birth) / NSEC_PER_MSEC : 0),
 						(long long)lrugen->nr_pages[gen][0],
 						(long long)lrugen->nr_pages[gen][1]);
 				}
@@ -337,10 +343,42 @@ static void sample_swap(FILE *f)
 }
 
 /*
+ * Per memcg, its memory.stat reclaim counters and its memory.events
+ * oom_kill, cumulative and hierarchical as the files are (report_memcg()
+ * prints the same at the end).
+ */
+static void sample_memcg_events(FILE *f)
+{
+	fprintf(f, ", \"memory_stat\": {");
+	for (int id = 1; id <= mm.nr_memcgs; id++) {
+		const struct mem_cgroup *memcg = mm.memcgs[id];
+
+		fprintf(f, "%s\"/", id > 1 ? ", " : "");
+		json_escape(f, memcg->name);
+		fprintf(f, "\": {\"pgscan\": %llu, \"pgsteal\": %llu, "
+			   "\"workingset_refault_anon\": %llu, \"workingset_refault_file\": %llu}",
+			(unsigned long long)(memcg_events(memcg, PGSCAN_KSWAPD) +
+					     memcg_events(memcg, PGSCAN_DIRECT)),
+			(unsigned long long)(memcg_events(memcg, PGSTEAL_KSWAPD) +
+					     memcg_events(memcg, PGSTEAL_DIRECT)),
+			(unsigned long long)memcg_page_state(memcg, WORKINGSET_REFAULT_ANON),
+			(unsigned long long)memcg_page_state(memcg, WORKINGSET_REFAULT_FILE));
+	}
+	fprintf(f, "}, \"memory_events\": {");
+	for (int id = 1; id <= mm.nr_memcgs; id++) {
+		fprintf(f, "%s\"/", id > 1 ? ", " : "");
+		json_escape(f, mm.memcgs[id]->name);
+		fprintf(f, "\": {\"oom_kill\": %llu}",
+			(unsigned long long)memcg_memory_events(mm.memcgs[id], MEMCG_OOM_KILL));
+	}
+	fputc('}', f);
+}
+
+/*
  * One "stats" row per sample: memory use per memcg and each memcg's
  * parent, free pages per node, cumulative reclaim and refault counters,
- * swap and zram use, and each workload's operations so far (rates are
- * differences between rows).
+ * the machine's and each memcg's, swap and zram use, and each workload's
+ * operations so far (rates are differences between rows).
  */
 static void sample_stats(struct sampler *sm, uint64_t now)
 {
@@ -377,6 +415,7 @@ static void sample_stats(struct sampler *sm, uint64_t now)
 		fputc('"', f);
 	}
 	fprintf(f, "}");
+	sample_memcg_events(f);
 	sample_swap(f);
 	fprintf(f, ", \"ops\": {");
 	for (int i = 0; i < sm->nr_wls; i++) {
@@ -385,6 +424,36 @@ static void sample_stats(struct sampler *sm, uint64_t now)
 		fprintf(f, "\": %llu", (unsigned long long)sm->wls[i].ops_done);
 	}
 	fprintf(f, "}}");
+	if (fclose(f))
+		abort();	/* host out of memory */
+	result_add_sample(sm->r, row);
+	free(row);
+	sm->last_sample_ns = now;
+}
+
+/*
+ * An OOM kill as a row of kind "oom" when it happens, with the fields of
+ * the kernel's "oom-kill:" line (dump_oom_victim()): constraint, oom_memcg
+ * ("/" for a global OOM), task_memcg, task and pid.
+ */
+static void sample_oom_kill(void *ctx, const struct task *victim,
+			    const struct mem_cgroup *oom_memcg)
+{
+	struct sampler *sm = ctx;
+	char *row = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&row, &len);
+
+	if (!f)
+		abort();	/* host out of memory */
+	fprintf(f, "{\"kind\": \"oom\", \"t\": %.6f, \"constraint\": \"%s\", \"oom_memcg\": \"/",
+		(double)victim->oom_kill_ns / 1e9, oom_memcg ? "CONSTRAINT_MEMCG" : "CONSTRAINT_NONE");
+	json_escape(f, oom_memcg ? oom_memcg->name : "");
+	fprintf(f, "\", \"task_memcg\": \"/");
+	json_escape(f, victim->memcg->name);
+	fprintf(f, "\", \"task\": \"");
+	json_escape(f, victim->name);
+	fprintf(f, "\", \"pid\": %d}", victim->id);
 	if (fclose(f))
 		abort();	/* host out of memory */
 	result_add_sample(sm->r, row);
@@ -621,7 +690,12 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 		sm.wls = wls;
 		sm.nr_wls = s->nr_workloads;
 		sm.duration_ns = s->machine.duration_ns;
+		sm.last_sample_ns = UINT64_MAX;
 		actor_create("sampler", 0, sampler_fn, &sm, true);
+	}
+	if (o->sample_ns) {
+		mm.oom_kill_notify = sample_oom_kill;
+		mm.oom_kill_ctx = &sm;
 	}
 
 	if (o->check_invariants)
@@ -633,6 +707,11 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 	}
 	if (o->check_invariants && mm_check_invariants(err, errlen))
 		goto out;
+	/* the series end where the run does: a last row at its end (the sampler sleeps then) */
+	if (o->sample_ns && sm.last_sample_ns != end_ns) {
+		sample_stats(&sm, end_ns);
+		sample_lruvecs(r, end_ns);
+	}
 
 	result_set_run(r, o->policy, o->options);
 	if (reclaim_policy_file(o->policy))
