@@ -8,18 +8,21 @@ const root = document.getElementById("mmemu-view");
 const state = { charts: [], memcg: null, t: 0, sortKey: "pressure", sortDir: -1 };
 window.mmemuView = state;
 
-// One run: its stats rows and its lruvec rows by "memcg node".
+// One run: its stats rows, its OOM kills and its lruvec rows by "memcg node".
 function prepare(run) {
-  const stats = [], lv = new Map();
+  const stats = [], ooms = [], lv = new Map();
   for (const s of run.samples) {
     if (s.kind === "stats") stats.push(s);
+    else if (s.kind === "oom") ooms.push(s);
     else if (s.kind === "gens" || s.kind === "lists") {
       const k = s.memcg + " " + s.node;
       if (!lv.has(k)) lv.set(k, { memcg: s.memcg, node: s.node, kind: s.kind, rows: [] });
       lv.get(k).rows.push(s);
     }
   }
-  return { run, stats, lv };
+  // files saved before the per-memcg series have only the machine's counters
+  const perMemcg = stats.some(s => s.memory_stat);
+  return { run, stats, ooms, lv, perMemcg };
 }
 const runs = data.runs.map(prepare);
 const tmax = Math.max(0.001, ...runs.map(r => r.run.sim_seconds));
@@ -35,8 +38,35 @@ function rate(stats, f) {  // per second, from cumulative counters
   }
   return out;
 }
+// The memcg's counters in a stats row: memory.stat (hierarchical), else the machine's.
+function reclaimOf(r, s, m) {
+  return r.perMemcg ? (s.memory_stat || {})[m] || {} : s;
+}
+// Is memcg a in the subtree of memcg m (memcg_parent of the run's last stats row)?
+function inSubtree(r, a, m) {
+  const par = r.stats.length ? r.stats[r.stats.length - 1].memcg_parent || {} : {};
+  for (let x = a, n = 0; x && n < 1000; x = par[x], n++) if (x === m) return true;
+  return false;
+}
+// OOM kills in memcg m's subtree (what its memory.events oom_kill counts) as markers
+// at height y(t), each with the kernel's oom-kill line as its tooltip; [] when none.
+function oomMarkers(r, m, y) {
+  const ooms = r.ooms.filter(o => inSubtree(r, o.task_memcg, m));
+  return ooms.length ? [{ label: "OOM kill", type: "scatter", pointStyle: "crossRot", pointRadius: 8, borderWidth: 3,
+    borderColor: "#d62728", backgroundColor: "#d62728",
+    data: ooms.map(o => ({ x: o.t, y: y(o.t),
+      note: "OOM kill at " + o.t.toFixed(3) + " s: task=" + o.task + " pid=" + o.pid +
+        " task_memcg=" + o.task_memcg + " oom_memcg=" + o.oom_memcg + " (" + o.constraint + ")" })) }] : [];
+}
+// The value of stats field f at time t: the last row at or before t.
+function statAt(r, t, f) {
+  let v = 0;
+  for (const s of r.stats) { if (s.t > t + 1e-9) break; v = f(s); }
+  return v;
+}
 // Generations by age: band 0 the oldest (min_seq), the last the youngest (max_seq).
 const MAX_GENS = 4;
+const MAX_NODES = 1024;  // the kernel's NODES_SHIFT 10: lruvec rows come before the panels
 function genBand(row, age, type) {
   const g = row.gens[row.gens.length - 1 - (MAX_GENS - 1 - age)];
   return g ? g[type] * PAGE / MB : 0;
@@ -54,12 +84,20 @@ const PANELS = [
       for (const [k, c] of [["memory.max", "#d62728"], ["memory.high", "#ff7f0e"]])
         if (lim[k]) ds.push({ label: k, data: [{ x: 0, y: lim[k] / MB }, { x: tmax, y: lim[k] / MB }],
           borderColor: c, borderDash: [6, 4] });
+      ds.push(...oomMarkers(r, m, t => statAt(r, t, s => (s.memory_current[m] || 0) / MB)));
       return ds;
   } },
-  { title: "reclaim: pgscan, pgsteal, workingset refaults per second (machine)", datasets(r) {
-      return [["pgscan", s => s.pgscan, "#9467bd"], ["pgsteal", s => s.pgsteal, "#8c564b"],
-        ["refault", s => s.workingset_refault_anon + s.workingset_refault_file, "#e377c2"]]
+  { title: (r, m) => r.perMemcg ?
+      "reclaim in " + m + " (memory.stat): pgscan, pgsteal, workingset refaults per second" :
+      "reclaim: pgscan, pgsteal, workingset refaults per second (machine: this file has no per-memcg counters)",
+    datasets(r, m) {
+      const ds = [["pgscan", s => reclaimOf(r, s, m).pgscan || 0, "#9467bd"],
+        ["pgsteal", s => reclaimOf(r, s, m).pgsteal || 0, "#8c564b"],
+        ["refault", s => (reclaimOf(r, s, m).workingset_refault_anon || 0) +
+          (reclaimOf(r, s, m).workingset_refault_file || 0), "#e377c2"]]
         .map(([l, f, c]) => ({ label: l + "/s", data: rate(r.stats, f), borderColor: c }));
+      ds.push(...oomMarkers(r, m, () => 0));
+      return ds;
   } },
   { title: "swap and zram (MiB)", datasets(r) {
       return [["swap_used", "#7f7f7f"], ["zram_stored", "#bcbd22"], ["zram_pool", "#17becf"]]
@@ -111,6 +149,8 @@ function chart(parent, title, datasets, opts) {
     onHover: (e, els, chart) => hoverTime(chart.scales.x.getValueForPixel(e.x)),
     onClick: (e, els, chart) => setTime(chart.scales.x.getValueForPixel(e.x)),
     plugins: { title: { display: true, text: title }, legend: { labels: { boxWidth: 10, font: { size: 10 } } },
+      tooltip: { callbacks: { label: c => c.raw && c.raw.note ? c.raw.note :
+        (c.dataset.label || "") + ": " + c.formattedValue } },
       cursor: {} },
     scales } , plugins: [cursorPlugin] });
   state.charts.push(ch);
@@ -129,7 +169,9 @@ const cursorPlugin = { id: "cursor", afterDraw(ch) {
   g.beginPath(); g.moveTo(x, a.top); g.lineTo(x, a.bottom); g.stroke(); g.restore();
 } };
 
-// The lru_gen dump (debugfs layout) of one lruvec row at an instant; birth times are not sampled.
+// The lru_gen dump (debugfs layout: seq, age_ms, anon and file pages, as --dump lru_gen
+// prints it) of the memcg's lruvec rows at an instant; "-" for an age the file lacks.
+const pad = (v, n) => String(v).padStart(n);
 function dumpText(r, m, t) {
   const lines = [];
   for (const v of r.lv.values()) {
@@ -141,8 +183,9 @@ function dumpText(r, m, t) {
     lines.push(" node " + v.node);
     if (v.kind === "gens")
       for (const g of row.gens)
-        lines.push("   " + String(g.seq).padStart(10) + "          " +
-          String(g.anon).padStart(10) + " " + String(g.file).padStart(10) +
+        lines.push(" " + pad(g.seq, 10) + " " + pad(g.age_ms ?? "-", 10) + " " +
+          pad(g.seq >= row.min_seq[0] && g.anon > 0 ? g.anon : 0, 10) + " " +
+          pad(g.seq >= row.min_seq[1] && g.file > 0 ? g.file : 0, 10) +
           (g.seq === row.max_seq ? "   <- max_seq" : "") +
           (g.seq === row.min_seq[0] ? "   <- min_seq[anon]" : "") +
           (g.seq === row.min_seq[1] ? "   <- min_seq[file]" : ""));
@@ -152,18 +195,44 @@ function dumpText(r, m, t) {
   return lines.join("\n") || "(no lruvec samples at t=" + t.toFixed(3) + ")";
 }
 
-function pressure(m) {  // the highest memory.current / memory.max over the runs' samples
-  let p = 0;
+// The overview's columns, the highest over the runs; null: does not apply.
+const perMemcg = runs.some(r => r.perMemcg);
+function peakBytes(r, m) { return Math.max(0, ...r.stats.map(s => s.memory_current[m] || 0)); }
+function limitUse(m) {  // the highest memory.current / the lower of memory.max and memory.high
+  let p = null;
   for (const r of runs) {
-    const lim = (r.run.limits[m] || {})["memory.max"] || 0;
-    for (const s of r.stats) p = Math.max(p, lim ? (s.memory_current[m] || 0) / lim : 0);
+    const l = r.run.limits[m] || {}, lim = Math.min(l["memory.max"] || Infinity, l["memory.high"] || Infinity);
+    if (lim < Infinity) p = Math.max(p ?? 0, peakBytes(r, m) / lim);
   }
   return p;
 }
+function lastStat(r) { return r.stats.length ? r.stats[r.stats.length - 1] : null; }
+function pressure(m) {
+  if (!perMemcg) return limitUse(m) ?? 0;
+  let p = 0;  // memory.stat pgscan at the end over memory.peak in pages
+  for (const r of runs) {
+    const s = lastStat(r), pk = peakBytes(r, m) / PAGE;
+    if (s && pk > 0) p = Math.max(p, reclaimOf(r, s, m).pgscan / pk);
+  }
+  return p;
+}
+const PRESSURE_TEXT = perMemcg ?
+  "pressure: how many times over reclaim scanned the memcg's memory — memory.stat pgscan (hierarchical) " +
+  "at the end of the run over memory.peak in pages, the highest over the runs. limit use: the highest " +
+  "memory.current over memory.max (or memory.high if lower). OOM kills: memory.events oom_kill." :
+  "pressure: the highest memory.current over memory.max or memory.high (this file has no per-memcg " +
+  "reclaim counters: saved by an older mmemu).";
 const overviewCols = [
-  ["memcg", m => m], ["pressure", m => pressure(m)],
-  ["peak MiB", m => Math.max(0, ...runs.flatMap(r => r.stats.map(s => (s.memory_current[m] || 0) / MB)))],
+  ["memcg", m => m], ["pressure", m => pressure(m)], ["limit use", m => limitUse(m)],
+  ["pgscan/s peak", m => perMemcg ? Math.max(0, ...runs.flatMap(r =>
+    rate(r.stats, s => reclaimOf(r, s, m).pgscan || 0).map(p => p.y))) : null],
+  ["OOM kills", m => perMemcg ? Math.max(0, ...runs.map(r => {
+    const s = lastStat(r); return s && s.memory_events && s.memory_events[m] ? s.memory_events[m].oom_kill : 0;
+  })) : null],
+  ["peak MiB", m => Math.max(0, ...runs.map(r => peakBytes(r, m))) / MB],
 ];
+const fmt = v => v === null ? "–" : typeof v !== "number" ? v : Number.isInteger(v) ? String(v) :
+  v >= 100 ? v.toFixed(0) : v.toFixed(2);
 
 function el(tag, attrs, text) {
   const e = document.createElement(tag);
@@ -182,17 +251,16 @@ function renderOverview(box) {
   }
   t.appendChild(hr);
   const f = overviewCols.find(c => c[0] === state.sortKey)[1];
-  const rows = memcgs.map(m => [m, f(m)]).sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) * state.sortDir);
+  const key = v => v === null ? -Infinity : v;  // "does not apply" sorts below every number
+  const rows = memcgs.map(m => [m, key(f(m))]).sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) * state.sortDir);
   for (const [m] of rows) {
     const tr = el("tr", { className: m === state.memcg ? "sel" : "" });
-    for (const [, g] of overviewCols) {
-      const v = g(m);
-      tr.appendChild(el("td", {}, typeof v === "number" ? v.toFixed(2) : v));
-    }
+    for (const [, g] of overviewCols) tr.appendChild(el("td", {}, fmt(g(m))));
     tr.onclick = () => { state.memcg = m; renderOverview(box); renderDetail(); };
     t.appendChild(tr);
   }
   box.appendChild(t);
+  box.appendChild(el("p", { className: "note" }, PRESSURE_TEXT));
 }
 
 let detail, dumps;
@@ -207,25 +275,30 @@ function renderDetail() {
   detail.appendChild(grid);
   for (const r of runs) grid.appendChild(el("h3", {}, r.run.policy + " (seed " + r.run.seed + ")"));
   // shared y axes: one maximum per row of panels over the runs
+  // a row of panels per lruvec node, then per memcg panel, keyed so that a run
+  // without some lruvec (no samples of it) leaves a gap, not a shifted row
   const rowsOf = r => {
-    const out = [];
+    const out = new Map();
     for (const v of r.lv.values()) if (v.memcg === m)
-      out.push(["lruvec " + m + " node " + v.node + (v.kind === "gens" ? ": generations (MiB)" : ": LRU lists (MiB)"),
-        lruvecDatasets(v), true]);
-    for (const p of PANELS) out.push([p.title, p.datasets(r, m), false]);
+      out.set(v.node, ["lruvec " + m + " node " + v.node + (v.kind === "gens" ? ": generations (MiB)" :
+        ": LRU lists (MiB)"), lruvecDatasets(v), true]);
+    PANELS.forEach((p, i) => out.set(MAX_NODES + i, [typeof p.title === "function" ? p.title(r, m) : p.title,
+      p.datasets(r, m), false]));
     return out;
   };
-  const all = runs.map(rowsOf), nrows = Math.max(...all.map(a => a.length));
-  for (let i = 0; i < nrows; i++) {
+  const all = runs.map(rowsOf);
+  const keys = [...new Set(all.flatMap(a => [...a.keys()]))].sort((a, b) => a - b);
+  for (const k of keys) {
     let ymax = 0;
-    for (const a of all) if (a[i]) {
-      const ds = a[i][1].filter(d => !d.yAxisID);
-      if (a[i][2]) { const n = Math.max(0, ...ds.map(d => d.data.length));
+    for (const a of all) if (a.has(k)) {
+      const row = a.get(k), ds = row[1].filter(d => !d.yAxisID);
+      if (row[2]) { const n = Math.max(0, ...ds.map(d => d.data.length));
         for (let j = 0; j < n; j++) ymax = Math.max(ymax, ds.reduce((s, d) => s + (d.data[j] ? d.data[j].y : 0), 0)); }
       else for (const d of ds) for (const p of d.data) ymax = Math.max(ymax, p.y);
     }
     for (const a of all) {
-      if (a[i]) chart(grid, a[i][0], a[i][1], { stacked: a[i][2], ymax: ymax > 0 ? ymax * 1.05 : undefined });
+      const row = a.get(k);
+      if (row) chart(grid, row[0], row[1], { stacked: row[2], ymax: ymax > 0 ? ymax * 1.05 : undefined });
       else grid.appendChild(el("div", { className: "panel" }));
     }
   }
@@ -233,7 +306,8 @@ function renderDetail() {
   const dg = el("div", { className: "grid" });
   dg.style.gridTemplateColumns = "repeat(" + runs.length + ", 1fr)";
   for (const d of dumps) dg.appendChild(d);
-  detail.appendChild(el("h3", {}, "lru_gen at the cursor (seq, birth time not sampled, anon and file pages)"));
+  detail.appendChild(el("h3", {}, "lru_gen at the cursor (as debugfs: seq, age in ms since the generation's " +
+    "birth, anon and file pages)"));
   detail.appendChild(dg);
   setTime(state.t);
 }
@@ -252,7 +326,9 @@ function build() {
   const css = el("style", {}, "body{font:13px sans-serif;margin:8px} .grid{display:grid;gap:6px}" +
     ".panel{height:230px;position:relative} #overview td,#overview th{padding:1px 8px;cursor:pointer}" +
     "#overview tr.sel{background:#ffe} #overview th{background:#eee} .dump{font:11px monospace;background:#f6f6f6;padding:4px}" +
-    "#layout{display:grid;grid-template-columns:230px 1fr;gap:10px} #overview-box{max-height:90vh;overflow:auto}");
+    "#layout{display:grid;grid-template-columns:minmax(230px,auto) 1fr;gap:10px}" +
+    "#overview-box{max-height:90vh;overflow:auto;max-width:460px} #overview td{text-align:right}" +
+    "#overview td:first-child{text-align:left} .note{font-size:11px;color:#444}");
   document.head.appendChild(css);
   root.appendChild(el("h1", {}, "mmemu view: " + data.scenario + " (scale " + data.scale + ", " +
     data.runs.map(r => r.policy).join(", ") + ")"));
