@@ -2,7 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Loads a page of mmemu view in headless Chromium (selenium + chromedriver):
 # no console errors, the expected panels and series, and the time cursor
-# changes the lru_gen dump. usage: view_browser.py MMEMU SCENARIO SCALE OUTDIR [SCREENSHOT]
+# changes the lru_gen dump, which at the end is the run's final --dump lru_gen;
+# the reclaim panel draws the memcg's own memory.stat series, the OOM markers
+# are its memory.events oom_kill (--oom: at least one), the overview sorts by
+# the pressure it explains.
+# usage: view_browser.py MMEMU SCENARIO SCALE OUTDIR [SCREENSHOT.png] [--oom]
 import os, shutil, subprocess, sys
 if not shutil.which("chromium") or not shutil.which("chromedriver"):
     sys.exit(77)
@@ -11,12 +15,13 @@ try:
 except ImportError:
     sys.exit(77)
 mmemu, scenario, scale, outdir = sys.argv[1:5]
-shot = sys.argv[5] if len(sys.argv) > 5 else None
+want_oom = "--oom" in sys.argv[5:]
+shot = next((a for a in sys.argv[5:] if a != "--oom"), None)
 os.makedirs(outdir, exist_ok=True)
 name = os.path.basename(scenario)[:-4]
 pb, html = os.path.join(outdir, name + ".pb"), os.path.join(outdir, name + ".html")
-subprocess.run([mmemu, "run", scenario, "--scale", scale, "--out", pb], check=True,
-               stdout=subprocess.DEVNULL)
+subprocess.run([mmemu, "run", scenario, "--scale", scale, "--dump", "lru_gen", "--out", pb],
+               check=True, stdout=subprocess.DEVNULL)
 subprocess.run([mmemu, "view", pb, "-o", html], check=True)
 o = webdriver.ChromeOptions()
 for a in ("--headless=new", "--no-sandbox", "--window-size=1600,1200", "--disable-gpu"):
@@ -56,16 +61,82 @@ try:
     b = d.execute_script("return [...document.querySelectorAll('.dump')].map(e => e.textContent)")
     if len(a) != nruns or a == b:
         fail.append("the time cursor does not change the dump text")
+    # at the end, each MGLRU run's dump is its final --dump lru_gen (seq, age_ms, anon, file)
+    sel = d.execute_script("return window.mmemuView.memcg")
+    for i, r in enumerate(rep["runs"]):
+        if not r["policy"].startswith("mglru"):
+            continue
+        final, on = [], False
+        for line in r["lru_gen_dump"].split("\n"):
+            if line.startswith("memcg "):
+                on = line.split(None, 2)[2] == sel
+            elif on and line.strip():
+                final.append(line)
+        shown = [l.split("   <-")[0] for l in b[i].split("\n")[2:]]
+        if not final or shown != final:
+            fail.append("%s: the dump at the end is not the final lru_gen:\n%s\n--- final:\n%s"
+                        % (r["policy"], "\n".join(shown), "\n".join(final)))
+    # the reclaim panel: the selected memcg's memory.stat pgscan per second; OOM kills marked
+    charts = d.execute_script("""return window.mmemuView.charts.map(c => ({
+      title: c.options.plugins.title.text,
+      ds: c.data.datasets.map(x => ({ label: x.label, data: x.data.map(p => [p.x, p.y]) }))}));""")
+    reclaim = [c for c in charts if c["title"].startswith("reclaim")]
+    memory = [c for c in charts if c["title"].startswith("memory.current")]
+    nr_oom = 0
+    for i, r in enumerate(rep["runs"]):
+        st = [s for s in r["lru_gen_samples"] if s["kind"] == "stats"]
+        want = [[b["t"], (b["memory_stat"][sel]["pgscan"] - a["memory_stat"][sel]["pgscan"]) / (b["t"] - a["t"])]
+                for a, b in zip(st, st[1:]) if b["t"] > a["t"]]
+        got = next((x["data"] for x in reclaim[i]["ds"] if x["label"] == "pgscan/s"), None)
+        if sel not in reclaim[i]["title"] or "memory.stat" not in reclaim[i]["title"]:
+            fail.append("%s: reclaim panel '%s' is not the memcg's" % (r["policy"], reclaim[i]["title"]))
+        if got is None or len(got) != len(want) or any(abs(g[0] - w[0]) > 1e-9 or
+                                                       abs(g[1] - w[1]) > 1e-6 * max(1, abs(w[1]))
+                                                       for g, w in zip(got, want)):
+            fail.append("%s: pgscan/s of %s is not its memory.stat series" % (r["policy"], sel))
+        kills = r["memcgs"][sel[1:]]["memory.events"]["oom_kill"]
+        for c in (memory[i], reclaim[i]):
+            marks = sum(len(x["data"]) for x in c["ds"] if x["label"] == "OOM kill")
+            if marks != kills:
+                fail.append("%s: %d OOM markers on '%s', memory.events oom_kill %d"
+                            % (r["policy"], marks, c["title"], kills))
+        nr_oom += kills
+    if want_oom and not nr_oom:
+        fail.append("no OOM kill in %s at %s (--oom): nothing to mark" % (name, scale))
+    print(name, "memcg", sel, "OOM kills", nr_oom)
+    # the overview sorts by pressure: memory.stat pgscan at the end over peak pages, the highest
+    # over the runs, and says so
+    def pressure(m):
+        p = 0
+        for r in rep["runs"]:
+            st = [s for s in r["lru_gen_samples"] if s["kind"] == "stats"]
+            peak = max(s["memory_current"].get(m, 0) for s in st) / 4096
+            if peak > 0:
+                p = max(p, st[-1]["memory_stat"][m]["pgscan"] / peak)
+        return p
+    order = d.execute_script("return [...document.querySelectorAll('#overview tr')].slice(1).map(r => r.cells[0].textContent)")
+    ps = [pressure(m) for m in order]
+    if any(x < y - 1e-9 for x, y in zip(ps, ps[1:])) or order[0] != sel:
+        fail.append("the overview is not sorted by pressure: %s" % list(zip(order, ps))[:5])
+    if "pressure: " not in d.execute_script("return document.getElementById('overview-box').textContent"):
+        fail.append("the page does not say what pressure means")
     # hovering over a panel moves the cursor too: near its left edge, then near its right edge
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     import time
     canvas = d.find_elements(By.CSS_SELECTOR, ".panel canvas")[0]
     w = canvas.size["width"]
+    # a quarter and nine tenths across the chart area (axes take the canvas's edges)
+    area = d.execute_script("const a = window.mmemuView.charts[0].chartArea; return [a.left, a.right]")
     hovered = []
-    for dx in (-w * 0.25, w * 0.4):
+    for dx in (area[0] + (area[1] - area[0]) * f - w / 2 for f in (0.25, 0.9)):
+        before = d.execute_script("return window.mmemuView.t")
         ActionChains(d).move_to_element_with_offset(canvas, int(dx), 0).perform()
-        time.sleep(0.2)  # the cursor follows at the next animation frame
+        # the cursor follows at the next animation frame: up to 3 s on a loaded machine
+        for _ in range(30):
+            time.sleep(0.1)
+            if d.execute_script("return window.mmemuView.t") != before:
+                break
         hovered.append(d.execute_script("return window.mmemuView.t"))
     if not (hovered[0] < hovered[1]):
         fail.append("hovering does not move the time cursor: %s" % hovered)

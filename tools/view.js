@@ -180,7 +180,7 @@ function dumpText(r, m, t) {
     for (const s of v.rows) if (s.t <= t + 1e-9) row = s;
     if (!row) continue;
     if (!lines.length) lines.push("memcg " + m + "   (t=" + row.t.toFixed(3) + " s)");
-    lines.push(" node " + v.node);
+    lines.push(" node " + pad(v.node, 5));
     if (v.kind === "gens")
       for (const g of row.gens)
         lines.push(" " + pad(g.seq, 10) + " " + pad(g.age_ms ?? "-", 10) + " " +
