@@ -119,13 +119,13 @@ function lruvecDatasets(v) {
       ds.push({ label: type + " " + (age === MAX_GENS - 1 ? "max_seq" : "max_seq-" + (MAX_GENS - 1 - age)),
         data: v.rows.map(s => ({ x: s.t, y: genBand(s, age, type) })), stack: "g", fill: true,
         backgroundColor: GEN_COLORS[age] + (type === "anon" ? "ff" : "80"), borderColor: GEN_COLORS[age],
-        borderWidth: 0.5, pointRadius: 0 });
+        borderWidth: 0.5 });
   // aging (max_seq++) and eviction (min_seq++) marked where they happen, on the seq axis
   const ev = [[s => s.max_seq, "aging (max_seq++)", "triangle", "#000"],
               [s => Math.min(s.min_seq[0], s.min_seq[1]), "eviction (min_seq++)", "rectRot", "#d62728"]];
   for (const [f, l, p, c] of ev) {
     ds.push({ label: l.split(" ")[0] === "aging" ? "max_seq" : "min_seq", data: v.rows.map(s => ({ x: s.t, y: f(s) })),
-      yAxisID: "seq", borderColor: c, stepped: true, pointRadius: 0, fill: false });
+      yAxisID: "seq", borderColor: c, stepped: true, fill: false });
     ds.push({ label: l, type: "scatter", yAxisID: "seq", pointStyle: p, pointRadius: 4, backgroundColor: c,
       data: v.rows.filter((s, i) => i && f(s) > f(v.rows[i - 1])).map(s => ({ x: s.t, y: f(s) })) });
   }
@@ -142,7 +142,9 @@ function chart(parent, title, datasets, opts) {
                    y: { beginAtZero: true, stacked: !!(opts && opts.stacked), max: opts && opts.ymax } };
   if (datasets.some(d => d.yAxisID === "seq"))
     scales.seq = { position: "right", grid: { drawOnChartArea: false }, title: { display: true, text: "seq" } };
-  for (const d of datasets) { d.pointRadius = d.pointRadius ?? 0; d.borderWidth = d.borderWidth ?? 1.5; }
+  // no points on lines, but a series of one sample (a run that ended at once) shows its point
+  for (const d of datasets) { d.pointRadius = d.pointRadius ?? (d.data.length === 1 ? 3 : 0);
+    d.borderWidth = d.borderWidth ?? 1.5; }
   const ch = new Chart(c, { type: "line", data: { datasets }, options: {
     animation: false, responsive: true, maintainAspectRatio: false, parsing: true,
     interaction: { mode: "nearest", axis: "x", intersect: false },
@@ -271,7 +273,7 @@ function renderDetail() {
   const m = state.memcg;
   detail.appendChild(el("h2", {}, "memcg " + m));
   const grid = el("div", { className: "grid" });
-  grid.style.gridTemplateColumns = "repeat(" + runs.length + ", 1fr)";
+  grid.style.gridTemplateColumns = "repeat(" + runs.length + ", minmax(0, 1fr))";
   detail.appendChild(grid);
   for (const r of runs) grid.appendChild(el("h3", {}, r.run.policy + " (seed " + r.run.seed + ")"));
   // shared y axes: one maximum per row of panels over the runs
@@ -304,7 +306,7 @@ function renderDetail() {
   }
   dumps = runs.map(r => { const pre = el("pre", { className: "dump" }); return pre; });
   const dg = el("div", { className: "grid" });
-  dg.style.gridTemplateColumns = "repeat(" + runs.length + ", 1fr)";
+  dg.style.gridTemplateColumns = "repeat(" + runs.length + ", minmax(0, 1fr))";
   for (const d of dumps) dg.appendChild(d);
   detail.appendChild(el("h3", {}, "lru_gen at the cursor (as debugfs: seq, age in ms since the generation's " +
     "birth, anon and file pages)"));
@@ -324,10 +326,10 @@ state.select = m => { state.memcg = m; renderOverview(document.getElementById("o
 
 function build() {
   const css = el("style", {}, "body{font:13px sans-serif;margin:8px} .grid{display:grid;gap:6px}" +
-    ".panel{height:230px;position:relative} #overview td,#overview th{padding:1px 8px;cursor:pointer}" +
-    "#overview tr.sel{background:#ffe} #overview th{background:#eee} .dump{font:11px monospace;background:#f6f6f6;padding:4px}" +
-    "#layout{display:grid;grid-template-columns:minmax(230px,auto) 1fr;gap:10px}" +
-    "#overview-box{max-height:90vh;overflow:auto;max-width:460px} #overview td{text-align:right}" +
+    ".panel{height:230px;position:relative} #overview td,#overview th{padding:1px 5px;cursor:pointer} #overview td{white-space:nowrap}" +
+    "#overview tr.sel{background:#ffe} #overview th{background:#eee} .dump{font:11px monospace;background:#f6f6f6;padding:4px;overflow-x:auto}" +
+    "#layout{display:grid;grid-template-columns:400px minmax(0,1fr);gap:10px}" +
+    "#overview-box{max-height:90vh;overflow:auto} #overview td{text-align:right}" +
     "#overview td:first-child{text-align:left} .note{font-size:11px;color:#444}");
   document.head.appendChild(css);
   root.appendChild(el("h1", {}, "mmemu view: " + data.scenario + " (scale " + data.scale + ", " +
