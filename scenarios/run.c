@@ -263,8 +263,17 @@ static void json_escape(FILE *f, const char *s)
 	}
 }
 
+/* A sample row to the result (unless the run keeps none) and to whoever watches. */
+static void sample_emit(const struct run_opts *o, struct run_result *r, const char *row)
+{
+	if (!o->samples_unsaved)
+		result_add_sample(r, row);
+	if (o->on_sample)
+		o->on_sample(o->on_sample_ctx, row);
+}
+
 /* One JSON row per lruvec: generation sizes (MGLRU) or list sizes (classic). */
-static void sample_lruvecs(struct run_result *r, uint64_t now)
+static void sample_lruvecs(const struct run_opts *o, struct run_result *r, uint64_t now)
 {
 	int nid;
 
@@ -314,7 +323,7 @@ static void sample_lruvecs(struct run_result *r, uint64_t now)
 			}
 			if (fclose(f))
 				abort();	/* host out of memory */
-			result_add_sample(r, row);
+			sample_emit(o, r, row);
 			free(row);
 		}
 	}
@@ -426,7 +435,7 @@ static void sample_stats(struct sampler *sm, uint64_t now)
 	fprintf(f, "}}");
 	if (fclose(f))
 		abort();	/* host out of memory */
-	result_add_sample(sm->r, row);
+	sample_emit(sm->o, sm->r, row);
 	free(row);
 	sm->last_sample_ns = now;
 }
@@ -501,7 +510,7 @@ static void sampler_fn(struct actor *self, void *arg)
 		now = engine_clock_ns();
 		if (sm->o->sample_ns && now % sm->o->sample_ns < period) {
 			sample_stats(sm, now);
-			sample_lruvecs(sm->r, now);
+			sample_lruvecs(sm->o, sm->r, now);
 		}
 		if (sm->o->progress)
 			sm->o->progress(sm->o->progress_ctx, (double)now / 1e9, done_share(sm, now));

@@ -18,6 +18,15 @@ struct run_opts {
 	bool dump_lru_gen;		/* --dump lru_gen: state at the end (and every dump_every_ns) */
 	uint64_t dump_every_ns;		/* --dump-every T (0 = only at the end) */
 	uint64_t sample_ns;		/* --sample T: time series period (0 = off) */
+	bool samples_unsaved;		/* the rows go to on_sample only, not into the result */
+	/*
+	 * Called with each sample row (a JSON object, one line) as the sampler
+	 * makes it, in the order the result keeps them (mmemu run --live streams
+	 * them to its parent); NULL: none. It only reads: the run is the same
+	 * with or without it.
+	 */
+	void (*on_sample)(void *ctx, const char *row);
+	void *on_sample_ctx;
 	/*
 	 * Called every sampler period (simulated) with the simulated time and
 	 * the share of the run done, from the scenario's duration or its

@@ -36,6 +36,8 @@
 #include "tools/bench.h"
 #include "tools/check_policy.h"
 #include "tools/help.h"
+#include "tools/live.h"
+#include "tools/live_http.h"
 #include "tools/output.h"
 #include "tools/plot.h"
 #include "tools/view.h"
@@ -46,6 +48,8 @@
 #define MAX_POLICIES 16
 #define MAX_SETS 128
 #define MAX_SEEDS 1000
+/* --sample's default, and the period --live samples at when --sample 0 keeps none */
+#define DEFAULT_SAMPLE_NS (100 * NSEC_PER_MSEC)
 
 static int die(const char *msg)
 {
@@ -210,36 +214,70 @@ struct child {
 	FILE *in;	/* the read end of its pipe */
 };
 
-/* Forks one run; the child writes its result (or a message) and exits. */
-static int spawn_run(const struct scenario *s, const struct run_opts *o, struct child *c)
+/* In a run's child under --live: each sample row, one line, to the parent as it is made. */
+static void child_sample(void *ctx, const char *row)
+{
+	FILE *f = ctx;
+
+	fputs(row, f);
+	fputc('\n', f);	/* the stream is line-buffered: the row goes now */
+}
+
+/*
+ * Forks one run; the child writes its result (or a message) and exits.
+ * With lv (--live), run i's sample rows go to lv through a second pipe
+ * as the run makes them; the child closes it before it sends the result.
+ */
+static int spawn_run(const struct scenario *s, const struct run_opts *o, struct child *c,
+		     struct live *lv, size_t i)
 {
 	pid_t parent = getpid();
-	int fds[2];
+	int fds[2], lfds[2] = { -1, -1 };
 
 	if (pipe(fds))
 		return -errno;
+	if (lv && pipe(lfds)) {
+		close(fds[0]);
+		close(fds[1]);
+		return -errno;
+	}
 	fflush(NULL);
 	c->pid = fork();
 	if (c->pid < 0)
 		return -errno;
 	if (c->pid == 0) {
+		struct run_opts lo = *o;
 		struct run_result r;
 		char err[512];
-		FILE *out;
+		FILE *out, *rows = NULL;
 
 		die_with_parent(parent);
 		close(fds[0]);
+		if (lv) {
+			live_after_fork(lv);
+			close(lfds[0]);
+			rows = fdopen(lfds[1], "w");
+			if (!rows || setvbuf(rows, NULL, _IOLBF, 0))
+				_exit(1);
+			lo.on_sample = child_sample;
+			lo.on_sample_ctx = rows;
+		}
 		out = fdopen(fds[1], "w");
 		result_init(&r);
-		if (!out || scenario_run(s, o, &r, err, sizeof(err))) {
+		if (!out || scenario_run(s, &lo, &r, err, sizeof(err))) {
 			fprintf(stderr, "mmemu: %s\n", err);
 			_exit(1);
 		}
-		if (result_send(&r, out) || fclose(out))
+		if ((rows && fclose(rows)) || result_send(&r, out) || fclose(out))
 			_exit(1);
 		_exit(0);
 	}
 	close(fds[1]);
+	if (lv) {
+		close(lfds[1]);
+		if (live_add_stream(lv, i, lfds[0]))
+			return -EIO;
+	}
 	c->in = fdopen(fds[0], "r");
 	return c->in ? 0 : -errno;
 }
@@ -308,13 +346,23 @@ static void progress_clear(const struct progress *p)
 	}
 }
 
-/* Waits for the run's result, redrawing the progress line meanwhile. */
+static void progress_tick(void *ctx)
+{
+	progress_draw(ctx);
+}
+
+/*
+ * Waits for the run's result, redrawing the progress line meanwhile; with
+ * lv (--live), serving the page until the run's rows have ended.
+ */
 static int collect_run(struct child *c, Mmemu__Run **r, const char *label,
-		       const struct progress *p)
+		       const struct progress *p, struct live *lv, size_t i)
 {
 	struct pollfd pfd = { .fd = fileno(c->in), .events = POLLIN };
 	int status;
 
+	if (lv)
+		live_wait(lv, i, p->tty ? progress_tick : NULL, (void *)p);
 	while (p->tty && poll(&pfd, 1, 250) == 0)
 		progress_draw(p);
 	*r = result_recv(c->in);
@@ -396,16 +444,18 @@ static int cmd_run(int argc, char **argv)
 		{ "sample", required_argument, NULL, 'T' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "live", required_argument, NULL, 'L' },
+		{ "live-wait", no_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *sets[MAX_SETS], *policy_arg = NULL, *out_path = NULL;
+	const char *sets[MAX_SETS], *policy_arg = NULL, *out_path = NULL, *live_arg = NULL;
 	char *policies[MAX_POLICIES], *policy_buf = NULL, *options = NULL, err[512];
 	int nr_sets = 0, nr_policies = 0, opt, rc = 0;
 	long jobs = 2;
-	uint64_t seed = 1, *seeds = NULL, dump_every = 0, sample = 100 * NSEC_PER_MSEC;
+	uint64_t seed = 1, *seeds = NULL, dump_every = 0, sample = DEFAULT_SAMPLE_NS;
 	size_t nr_seeds = 0, nr_runs;
-	bool dump = false, seed_given = false;
+	bool dump = false, seed_given = false, live_wait = false;
 	struct output_opts oo = { .format = "text" };
 	double scale = 0;
 	struct scenario s;
@@ -413,8 +463,11 @@ static int cmd_run(int argc, char **argv)
 	Mmemu__Run **runs = NULL;
 	struct child *children = NULL;
 	struct progress prog = { 0 };
-	const char **labels = NULL;
+	const char **labels = NULL, **run_policy = NULL;
 	char (*label_buf)[64] = NULL;
+	struct sockaddr_storage live_addr;
+	struct live *lv = NULL;
+	uint64_t *run_seed = NULL;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
@@ -482,6 +535,19 @@ static int cmd_run(int argc, char **argv)
 			if (!*out_path)
 				return die("--out: no file named");
 			break;
+		case 'L':
+			if (live_parse_addr(optarg, &live_addr, err, sizeof(err))) {
+				char msg[600];
+
+				snprintf(msg, sizeof(msg), "--live %s", err);
+				free(seeds);
+				return die(msg);
+			}
+			live_arg = optarg;
+			break;
+		case 'W':
+			live_wait = true;
+			break;
 		case 'j':
 			if (args_long(optarg, 1, 64, &jobs)) {
 				snprintf(err, sizeof(err), "-j '%s': expected 1 to 64", optarg);
@@ -506,6 +572,10 @@ static int cmd_run(int argc, char **argv)
 	if (seeds && seed_given) {
 		free(seeds);
 		return die("--seed and --seeds: give one of them");
+	}
+	if (live_wait && !live_arg) {
+		free(seeds);
+		return die("--live-wait needs --live [ADDR:]PORT");
 	}
 	if (!seeds) {
 		seeds = malloc(sizeof(*seeds));
@@ -556,9 +626,12 @@ static int cmd_run(int argc, char **argv)
 	children = calloc(nr_runs, sizeof(*children));
 	labels = calloc(nr_runs, sizeof(*labels));
 	label_buf = calloc(nr_runs, sizeof(*label_buf));
+	run_policy = calloc(nr_runs, sizeof(*run_policy));
+	run_seed = calloc(nr_runs, sizeof(*run_seed));
 	prog.slot = mmap(NULL, nr_runs * sizeof(*prog.slot), PROT_READ | PROT_WRITE,
 			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (!runs || !children || !labels || !label_buf || prog.slot == MAP_FAILED) {
+	if (!runs || !children || !labels || !label_buf || !run_policy || !run_seed ||
+	    prog.slot == MAP_FAILED) {
 		if (prog.slot == MAP_FAILED)
 			prog.slot = NULL;
 		rc = die("out of memory");
@@ -571,7 +644,19 @@ static int cmd_run(int argc, char **argv)
 		else
 			snprintf(label_buf[i], sizeof(label_buf[i]), "%s", policies[i]);
 		labels[i] = label_buf[i];
+		run_policy[i] = policies[i / nr_seeds];
+		run_seed[i] = seeds[i % nr_seeds];
 		prog.slot[i].done = -1;
+	}
+	if (live_arg) {
+		lv = live_start(&live_addr, live_arg, &s, run_policy, run_seed, nr_runs, err,
+				sizeof(err));
+		if (!lv) {
+			rc = die(err);
+			goto out;
+		}
+		if (live_wait)
+			live_wait_page(lv);
 	}
 	prog.tty = isatty(STDERR_FILENO);
 	prog.start = now_s();
@@ -587,18 +672,23 @@ static int cmd_run(int argc, char **argv)
 				.check_invariants = true,
 				.dump_lru_gen = dump,
 				.dump_every_ns = dump_every,
-				.sample_ns = sample,
+				/* the live view samples even when the result keeps none */
+				.sample_ns = sample || !lv ? sample : DEFAULT_SAMPLE_NS,
+				.samples_unsaved = lv && !sample,
 				.progress = prog.tty ? child_progress : NULL,
 				.progress_ctx = &prog.slot[i],
 			};
 
-			if (spawn_run(&s, &o, &children[i])) {
+			if (spawn_run(&s, &o, &children[i], lv, i)) {
 				rc = die("cannot start a run");
 				goto out;
 			}
 			prog.started++;
 		}
-		if (collect_run(&children[prog.done], &runs[prog.done], labels[prog.done], &prog))
+		if (collect_run(&children[prog.done], &runs[prog.done], labels[prog.done], &prog,
+				lv, prog.done))
+			rc = 1;
+		else if (lv && live_run_done(lv, prog.done, s.name, runs[prog.done]))
 			rc = 1;
 		prog.done++;
 	}
@@ -619,8 +709,12 @@ static int cmd_run(int argc, char **argv)
 			wrc = save_invocation(&inv, out_path);
 		if (!rc)
 			rc = wrc;
+		/* the final state, served until SIGINT or SIGTERM */
+		if (!rc && lv)
+			live_serve_final(lv);
 	}
 out:
+	live_free(lv);
 	for (size_t i = 0; runs && i < (size_t)nr_policies * nr_seeds; i++)
 		if (runs[i])
 			mmemu__run__free_unpacked(runs[i], NULL);
@@ -630,6 +724,8 @@ out:
 	free(children);
 	free(labels);
 	free(label_buf);
+	free(run_policy);
+	free(run_seed);
 	free(policy_buf);
 	free(options);
 	free(seeds);

@@ -32,12 +32,11 @@ static const unsigned char viewjs[] = {
 /* The memcg limits a panel draws against, by the key the result gives them. */
 static const char *const limit_keys[] = { "memory.max", "memory.high" };
 
-static json_t *run_json(const Mmemu__Invocation *inv, const Mmemu__Run *run, char *why,
-			size_t whylen)
+json_t *view_run_json(const char *scenario, const Mmemu__Run *run, char *why, size_t whylen)
 {
 	json_t *o = json_object(), *samples = json_array(), *limits = json_object();
 
-	json_object_set_new(o, "scenario", json_string(inv->scenario_name));
+	json_object_set_new(o, "scenario", json_string(scenario));
 	json_object_set_new(o, "policy", json_string(run->policy));
 	json_object_set_new(o, "seed", json_integer((json_int_t)run->seed));
 	json_object_set_new(o, "sim_seconds", json_real(run->sim_seconds));
@@ -103,14 +102,40 @@ static void put_script_text(FILE *f, const char *s)
 	}
 }
 
+int view_write_page(FILE *f, const char *title, const json_t *doc, const char *extra_js,
+		    char *why, size_t whylen)
+{
+	char *text = json_dumps(doc, VIEW_JSON_FLAGS);
+
+	if (!text) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+		   "<title>mmemu view: %s</title>\n<script>\n", title);
+	fputs((const char *)chartjs, f);
+	fputs("\n</script>\n<script id=\"mmemu-data\" type=\"application/json\">", f);
+	put_script_text(f, text);
+	fputs("</script>\n</head><body>\n<div id=\"mmemu-view\"></div>\n<script>\n", f);
+	fputs((const char *)viewjs, f);
+	if (extra_js) {
+		fputs("\n</script>\n<script>\n", f);
+		fputs(extra_js, f);
+	}
+	fputs("\n</script>\n</body></html>\n", f);
+	free(text);
+	return 0;
+}
+
 int view_write(FILE *f, Mmemu__Invocation *const *invs, int n, char *why, size_t whylen)
 {
 	json_t *doc = json_object(), *runs = json_array();
-	char *text;
+	int rc;
 
 	for (int i = 0; i < n; i++)
 		for (size_t r = 0; r < invs[i]->n_runs; r++) {
-			json_t *o = run_json(invs[i], invs[i]->runs[r], why, whylen);
+			json_t *o = view_run_json(invs[i]->scenario_name, invs[i]->runs[r], why,
+						  whylen);
 
 			if (!o) {
 				json_decref(runs);
@@ -122,22 +147,9 @@ int view_write(FILE *f, Mmemu__Invocation *const *invs, int n, char *why, size_t
 	json_object_set_new(doc, "scenario", json_string(invs[0]->scenario_name));
 	json_object_set_new(doc, "scale", json_real(invs[0]->scale));
 	json_object_set_new(doc, "runs", runs);
-	text = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+	rc = view_write_page(f, invs[0]->scenario_name, doc, NULL, why, whylen);
 	json_decref(doc);
-	if (!text) {
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
-	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-		   "<title>mmemu view: %s</title>\n<script>\n", invs[0]->scenario_name);
-	fputs((const char *)chartjs, f);
-	fputs("\n</script>\n<script id=\"mmemu-data\" type=\"application/json\">", f);
-	put_script_text(f, text);
-	fputs("</script>\n</head><body>\n<div id=\"mmemu-view\"></div>\n<script>\n", f);
-	fputs((const char *)viewjs, f);
-	fputs("\n</script>\n</body></html>\n", f);
-	free(text);
-	return 0;
+	return rc;
 }
 
 static int usage(void)

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// mmemu run --live: feeds the page of mmemu view (tools/view.js) with the
+// runs as they go, from the server's event stream (tools/live.h): "sample"
+// (a run's next row), "run" (a run's result: sim_seconds, dump, limits) and
+// "end". The page redraws at most every REDRAW_MS; the time cursor follows
+// the latest sample unless it was moved away from the end.
+"use strict";
+(function () {
+const v = window.mmemuView;
+const doc = JSON.parse(document.getElementById("mmemu-data").textContent);
+const REDRAW_MS = 500;
+const done = new Set();  // runs whose result is in
+let timer = null, fed = false;
+v.live = "connecting";
+
+function redraw() {
+  timer = null;
+  const follow = !fed || v.t >= v.tmax - 1e-9;
+  v.feed(doc);
+  fed = true;
+  if (follow) v.setTime(v.tmax);
+}
+function later() { if (timer === null) timer = setTimeout(redraw, REDRAW_MS); }
+
+const es = new EventSource("events");
+es.onopen = () => { if (v.live !== "done") v.live = "running"; };
+es.addEventListener("sample", e => {
+  const m = JSON.parse(e.data), r = doc.runs[m.run];
+  r.samples.push(m.row);
+  if (!done.has(m.run)) r.sim_seconds = Math.max(r.sim_seconds, m.row.t);
+  later();
+});
+es.addEventListener("run", e => {
+  const m = JSON.parse(e.data);
+  Object.assign(doc.runs[m.run], m.final);
+  done.add(m.run);
+  later();
+});
+es.addEventListener("end", () => {
+  es.close();
+  if (timer !== null) clearTimeout(timer);
+  redraw();
+  v.live = "done";
+});
+})();
