@@ -18,7 +18,7 @@ static const struct command_help commands[] = {
 		"usage: mmemu run SCENARIO [--policy a,b,...] [--set section.key=value]...\n"
 		"                 [--seed N | --seeds A..B] [--scale F] [--format text|json|csv]\n"
 		"                 [--all] [-j N] [--dump lru_gen [--dump-every T]] [--sample T]\n"
-		"                 [--out FILE]\n",
+		"                 [--out FILE] [--live [ADDR:]PORT [--live-wait]]\n",
 		.text =
 		"Emulates SCENARIO once per policy, each run in its own process, and prints\n"
 		"the results side by side: per metric each policy's value and its change\n"
@@ -43,7 +43,16 @@ static const struct command_help commands[] = {
 		"  --dump lru_gen    each lruvec as /sys/kernel/debug/lru_gen shows it, at the end\n"
 		"  --dump-every T    and every T of simulated time\n"
 		"  --sample T        period of the time series kept for plot (default 0.1s; 0: none)\n"
-		"  --out FILE        also save every run to FILE (protobuf, for report and plot)\n",
+		"  --out FILE        also save every run to FILE (protobuf, for report and plot)\n"
+		"  --live [ADDR:]PORT  serve the page of mmemu view over HTTP while the runs go,\n"
+		"                    updated as their samples come (server-sent events), then\n"
+		"                    print the table and keep serving the final state until\n"
+		"                    SIGINT or SIGTERM (exit 0). ADDR defaults to 127.0.0.1\n"
+		"                    (0.0.0.0:8080, [::1]:8080); PORT 0 takes a free port; the\n"
+		"                    address is printed on stderr. With --sample 0 the page\n"
+		"                    still samples every 0.1s, the results keep none; the\n"
+		"                    results are the same with or without --live\n"
+		"  --live-wait       start the runs when a page has connected\n",
 	},
 	{
 		.name = "report",
@@ -113,7 +122,8 @@ static const struct command_help commands[] = {
 		"(slider, hovering over or clicking a panel) shows the lru_gen dump of\n"
 		"the memcg's lruvecs at that instant (seq, age in ms, anon and file\n"
 		"pages, as debugfs), from the samples. Files of different scenarios or\n"
-		"scales are refused.\n"
+		"scales are refused. The page is also served while the runs go: mmemu\n"
+		"run --live.\n"
 		"\n"
 		"  -o, --output OUT  the page to write\n"
 		"  --force           mix scenarios or scales anyway\n",
