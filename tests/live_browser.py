@@ -71,11 +71,14 @@ out = open(table, "w")
 p = subprocess.Popen([mmemu, "run", scenario, "--scale", scale, "--all", "-j", "2",
                       "--live", "127.0.0.1:0", "--live-wait", "--out", pb],
                      stdout=out, stderr=subprocess.PIPE, text=True)
-line = p.stderr.readline()
-m = re.match(r"mmemu: live view at (http://127\.0\.0\.1:\d+/)$", line.strip())
+m = None
+for line in p.stderr:  # a sanitizer may print lines of its own first
+    m = re.match(r"mmemu: live view at (http://127\.0\.0\.1:\d+/)$", line.strip())
+    if m:
+        break
 if not m:
     p.kill()
-    sys.exit("no live view address on stderr: %r" % line)
+    sys.exit("no live view address on stderr")
 url = m.group(1)
 early = browser()
 late = None
