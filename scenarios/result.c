@@ -110,6 +110,10 @@ void result_dump_append(struct run_result *r, const char *line)
 
 void result_add_sample(struct run_result *r, const char *json)
 {
+	if (r->on_sample)
+		r->on_sample(r->on_sample_ctx, json);
+	if (r->samples_unsaved)
+		return;
 	if (r->nr_samples == r->cap_samples) {
 		int cap = r->cap_samples ? 2 * r->cap_samples : 64;
 		char **n = realloc(r->samples, (size_t)cap * sizeof(*n));

@@ -41,9 +41,14 @@ struct run_result {
 	size_t dump_len;
 	char **samples;		/* time series rows, each a JSON object */
 	int nr_samples, cap_samples;
+	/* each row as it is added (mmemu run --live streams them); NULL: none */
+	void (*on_sample)(void *ctx, const char *json);
+	void *on_sample_ctx;
+	bool samples_unsaved;	/* rows go to on_sample only, not into samples */
 };
 
 void result_dump_append(struct run_result *r, const char *line);
+/* A time series row: kept (unless samples_unsaved) and handed to on_sample. */
 void result_add_sample(struct run_result *r, const char *json);
 
 void result_init(struct run_result *r);

@@ -263,17 +263,8 @@ static void json_escape(FILE *f, const char *s)
 	}
 }
 
-/* A sample row to the result (unless the run keeps none) and to whoever watches. */
-static void sample_emit(const struct run_opts *o, struct run_result *r, const char *row)
-{
-	if (!o->samples_unsaved)
-		result_add_sample(r, row);
-	if (o->on_sample)
-		o->on_sample(o->on_sample_ctx, row);
-}
-
 /* One JSON row per lruvec: generation sizes (MGLRU) or list sizes (classic). */
-static void sample_lruvecs(const struct run_opts *o, struct run_result *r, uint64_t now)
+static void sample_lruvecs(struct run_result *r, uint64_t now)
 {
 	int nid;
 
@@ -323,7 +314,7 @@ static void sample_lruvecs(const struct run_opts *o, struct run_result *r, uint6
 			}
 			if (fclose(f))
 				abort();	/* host out of memory */
-			sample_emit(o, r, row);
+			result_add_sample(r, row);
 			free(row);
 		}
 	}
@@ -435,7 +426,7 @@ static void sample_stats(struct sampler *sm, uint64_t now)
 	fprintf(f, "}}");
 	if (fclose(f))
 		abort();	/* host out of memory */
-	sample_emit(sm->o, sm->r, row);
+	result_add_sample(sm->r, row);
 	free(row);
 	sm->last_sample_ns = now;
 }
@@ -510,7 +501,7 @@ static void sampler_fn(struct actor *self, void *arg)
 		now = engine_clock_ns();
 		if (sm->o->sample_ns && now % sm->o->sample_ns < period) {
 			sample_stats(sm, now);
-			sample_lruvecs(sm->o, sm->r, now);
+			sample_lruvecs(sm->r, now);
 		}
 		if (sm->o->progress)
 			sm->o->progress(sm->o->progress_ctx, (double)now / 1e9, done_share(sm, now));
@@ -692,6 +683,10 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
+	/* the rows, as the sampler makes them, to whoever watches (run --live) */
+	r->on_sample = o->on_sample;
+	r->on_sample_ctx = o->on_sample_ctx;
+	r->samples_unsaved = o->samples_unsaved;
 	if (o->sample_ns || o->progress || (o->dump_lru_gen && o->dump_every_ns)) {
 		sm.o = o;
 		sm.r = r;
