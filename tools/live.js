@@ -6,24 +6,26 @@
 // the latest sample unless it was moved away from the end.
 "use strict";
 (function () {
-const v = window.mmemuView;
+const view = () => window.mmemuView;  // a new object each time the page is drawn
 const doc = JSON.parse(document.getElementById("mmemu-data").textContent);
 const REDRAW_MS = 500;
 const done = new Set();  // runs whose result is in
-let timer = null, fed = false;
-v.live = "connecting";
+let timer = null, fed = false, live = "connecting";
+view().live = live;
 
 function redraw() {
   timer = null;
-  const follow = !fed || v.t >= v.tmax - 1e-9;
-  v.feed(doc);
+  const follow = !fed || view().t >= view().tmax - 1e-9;
+  view().feed(doc);
   fed = true;
-  if (follow) v.setTime(v.tmax);
+  if (follow) view().setTime(view().tmax);
+  view().live = live;
 }
 function later() { if (timer === null) timer = setTimeout(redraw, REDRAW_MS); }
+function status(s) { live = s; view().live = s; }
 
 const es = new EventSource("events");
-es.onopen = () => { if (v.live !== "done") v.live = "running"; };
+es.onopen = () => { if (live !== "done") status("running"); };
 es.addEventListener("sample", e => {
   const m = JSON.parse(e.data), r = doc.runs[m.run];
   r.samples.push(m.row);
@@ -39,7 +41,7 @@ es.addEventListener("run", e => {
 es.addEventListener("end", () => {
   es.close();
   if (timer !== null) clearTimeout(timer);
+  live = "done";
   redraw();
-  v.live = "done";
 });
 })();

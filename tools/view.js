@@ -3,9 +3,11 @@
 // Chart.js. Panels are tables of what to draw, not code per panel.
 "use strict";
 (function () {
-// The runs come embedded in the page (mmemu view), or are fed in as they
-// arrive (mmemu run --live: tools/live.js calls mmemuView.feed(data)).
-let data = JSON.parse(document.getElementById("mmemu-data").textContent);
+// The page is a function of the runs: drawn once from those embedded in it
+// (mmemu view), and again whenever more arrive (mmemu run --live:
+// tools/live.js calls mmemuView.feed(data)), keeping the memcg picked, the
+// time cursor and the sort.
+function view(data, prev) {
 const root = document.getElementById("mmemu-view");
 const state = { charts: [], memcg: null, t: 0, sortKey: "pressure", sortDir: -1 };
 window.mmemuView = state;
@@ -26,15 +28,10 @@ function prepare(run) {
   const perMemcg = stats.some(s => s.memory_stat);
   return { run, stats, ooms, lv, perMemcg };
 }
-let runs, tmax, memcgs;
-function load(d) {
-  data = d;
-  runs = data.runs.map(prepare);
-  tmax = state.tmax = Math.max(0.001, ...runs.map(r => r.run.sim_seconds));
-  memcgs = [...new Set(runs.flatMap(r => r.stats.length ?
-    Object.keys(r.stats[r.stats.length - 1].memory_current) : []))].filter(m => m !== "/");  // the root: the machine
-}
-load(data);
+const runs = data.runs.map(prepare);
+const tmax = Math.max(0.001, ...runs.map(r => r.run.sim_seconds));
+const memcgs = [...new Set(runs.flatMap(r => r.stats.length ?
+  Object.keys(r.stats[r.stats.length - 1].memory_current) : []))].filter(m => m !== "/");  // the root: the machine
 const PAGE = 4096, MB = 1048576;
 
 function rate(stats, f) {  // per second, from cumulative counters
@@ -352,26 +349,25 @@ function build() {
   const lay = el("div", { id: "layout" }), ov = el("div", { id: "overview-box" });
   detail = el("div", { id: "detail" });
   lay.appendChild(ov); lay.appendChild(detail); root.appendChild(lay);
-  refresh();
+  const ranked = memcgs.slice().sort((a, b) => pressure(b) - pressure(a));
+  if (!memcgs.includes(state.memcg)) state.memcg = ranked[0] || null;
+  renderOverview(ov);
+  if (state.memcg) renderDetail();
+  else detail.appendChild(el("p", {}, data.live ? "no samples yet" :
+    "no samples in these runs (saved with --sample 0?)"));
   state.ready = true;
 }
-// Draws the overview and the detail from the runs loaded; the memcg picked stays picked.
-function refresh() {
-  const sl = document.getElementById("cursor");
-  sl.max = tmax;
-  sl.step = tmax / 1000;
-  if (!memcgs.includes(state.memcg)) {
-    const ranked = memcgs.slice().sort((a, b) => pressure(b) - pressure(a));
-    state.memcg = ranked[0] || null;
-  }
-  renderOverview(document.getElementById("overview-box"));
-  if (state.memcg) renderDetail();
-  else {
-    detail.innerHTML = "";
-    detail.appendChild(el("p", {}, data.live ? "no samples yet" :
-      "no samples in these runs (saved with --sample 0?)"));
-  }
-}
-state.feed = d => { load(d); refresh(); };
+if (prev) for (const k of ["memcg", "t", "sortKey", "sortDir"]) state[k] = prev[k];
+state.tmax = tmax;
+state.feed = d => {
+  const y = window.scrollY;
+  for (const c of state.charts) c.destroy();
+  root.innerHTML = "";
+  for (const css of document.head.querySelectorAll("style")) css.remove();  // build() adds its own
+  view(d, state);
+  window.scrollTo(0, y);
+};
 build();
+}
+view(JSON.parse(document.getElementById("mmemu-data").textContent));
 })();
