@@ -58,7 +58,68 @@ static struct {
 	uint64_t check_left;	/* ... until the next one */
 	engine_check_fn check_fn;	/* the check */
 	void *check_arg;	/* its argument */
+	struct engine_host *hosts;	/* per node, indexed by node id */
+	int nr_hosts;
+	bool running;		/* inside engine_run() */
+	uint64_t nr_late_overcommits;	/* see engine_nr_late_overcommits() */
 } eng;
+
+/*
+ * A host whose actors (every one created so far, finished ones too, and
+ * those reserved for later) are no more than its cores never shares a core:
+ * each execution on it runs at the full speed of one core from start to
+ * end, whatever the others do, so it is a sleep of the same length that
+ * nobody can tell apart (SimGrid's Cas01 CPU: an execution's rate is its
+ * core's speed while the host's executions are at most its cores).
+ */
+struct engine_host {
+	sg_host_t sg;		/* the engine's host "node<id>" */
+	int nr_cores;		/* its cores */
+	int nr_actors;		/* actors placed on it, plus reservations */
+	int nr_reserved;	/* reservations not yet taken by actor_create */
+	uint64_t cpu_busy_until_ns;	/* latest end of CPU run as a sleep here */
+};
+
+static struct engine_host *engine_host(int node)
+{
+	if (node >= eng.nr_hosts) {
+		int nr = node + 1;
+		struct engine_host *n = realloc(eng.hosts, (size_t)nr * sizeof(*n));
+		char name[32];
+
+		if (!n)
+			abort();	/* out of host memory: nothing sensible to do */
+		for (int i = eng.nr_hosts; i < nr; i++) {
+			snprintf(name, sizeof(name), "node%d", i);
+			n[i] = (struct engine_host){ .sg = sg_host_by_name(name) };
+			n[i].nr_cores = n[i].sg ? sg_host_core_count(n[i].sg) : 0;
+		}
+		eng.hosts = n;
+		eng.nr_hosts = nr;
+	}
+	return &eng.hosts[node];
+}
+
+/* The actor's CPU may run as a sleep: its host never shares a core. */
+static bool cpu_is_unshared(const struct actor *a)
+{
+	const struct engine_host *h = &eng.hosts[a->node];
+
+	return h->nr_actors <= h->nr_cores;
+}
+
+void engine_reserve_actors(int node, int nr)
+{
+	struct engine_host *h = engine_host(node);
+
+	h->nr_actors += nr;
+	h->nr_reserved += nr;
+}
+
+uint64_t engine_nr_late_overcommits(void)
+{
+	return eng.nr_late_overcommits;
+}
 
 void engine_set_check(uint64_t every, engine_check_fn fn, void *arg)
 {
@@ -134,6 +195,8 @@ int engine_init(const char *platform_xml, uint64_t seed)
 	close(fd);
 	simgrid_load_platform(path);
 	unlink(path);
+	/* the timer actor, made on node 0 by the first timer_add() */
+	engine_reserve_actors(0, 1);
 	return 0;
 }
 
@@ -148,11 +211,11 @@ static void actor_trampoline(int argc, char **argv)
 	actor_flush_cpu(a);
 }
 
-struct actor *actor_create(const char *name, int node, actor_fn fn, void *arg,
-			   bool daemon)
+static struct actor *actor_create_on(const char *name, int node, actor_fn fn, void *arg,
+				     bool daemon, bool reserved)
 {
 	struct actor *a = calloc(1, sizeof(*a));
-	char host[32];
+	struct engine_host *h;
 	sg_actor_t sa;
 
 	/* a name that does not fit is refused, not cut: a cut one could be another's */
@@ -180,14 +243,27 @@ struct actor *actor_create(const char *name, int node, actor_fn fn, void *arg,
 	}
 	eng.actors[eng.nr_actors++] = a;
 
-	snprintf(host, sizeof(host), "node%d", node);
-	SG_CALL(sa = sg_actor_init(a->name, sg_host_by_name(host)));
+	h = engine_host(node);
+	if ((reserved || eng.running) && h->nr_reserved) {
+		h->nr_reserved--;
+	} else if (++h->nr_actors == h->nr_cores + 1 && eng.running &&
+		   h->cpu_busy_until_ns > engine_clock_ns()) {
+		/* a core taken as a sleep may have been shared from now on */
+		eng.nr_late_overcommits++;
+	}
+	SG_CALL(sa = sg_actor_init(a->name, h->sg));
 	SG_CALL(sg_actor_set_data(sa, a));
 	SG_CALL(sg_actor_start(sa, actor_trampoline, 0, NULL));
 	if (daemon)
 		SG_CALL(sg_actor_daemonize(sa));
 	a->sg = sa;
 	return a;
+}
+
+struct actor *actor_create(const char *name, int node, actor_fn fn, void *arg,
+			   bool daemon)
+{
+	return actor_create_on(name, node, fn, arg, daemon, false);
 }
 
 void actor_flush_cpu(struct actor *a)
@@ -204,8 +280,39 @@ void actor_flush_cpu(struct actor *a)
 	engine_resume(a);
 }
 
+/*
+ * Pending CPU, then a sleep until t after it: on a host that never shares a
+ * core the CPU ends at now + pending whatever the other actors do, so one
+ * sleep until t is the same (one engine activity, not an execution and a
+ * sleep; an IO wait after its submission cost). The quiescent points are
+ * both passed, at the actor's time, as before. Not done where t comes first:
+ * there the execution alone is the wait, and replacing an execution by a
+ * sleep of its length moved events that fall on the same nanosecond
+ * (chrome-node's output changed), so executions stay executions.
+ */
+static bool actor_sleep_until_unshared(struct actor *a, uint64_t t)
+{
+	uint64_t ns = a->cpu_pending_ns, cpu_end;
+
+	if (!ns || a->untimed || !cpu_is_unshared(a))
+		return false;
+	cpu_end = engine_clock_ns() + ns;
+	if (t <= cpu_end)
+		return false;
+	engine_quiescent(a);
+	engine_quiescent(a);
+	a->cpu_pending_ns = 0;
+	if (cpu_end > eng.hosts[a->node].cpu_busy_until_ns)
+		eng.hosts[a->node].cpu_busy_until_ns = cpu_end;
+	sg_actor_sleep_until(ns_to_s(t));
+	engine_resume(a);
+	return true;
+}
+
 void actor_sleep_until_ns(struct actor *a, uint64_t t)
 {
+	if (actor_sleep_until_unshared(a, t))
+		return;
 	actor_flush_cpu(a);
 	engine_quiescent(a);
 	if (t > engine_clock_ns() && !a->untimed)
@@ -441,7 +548,7 @@ void timer_add(uint64_t when_ns, timer_fn fn, void *arg)
 
 	if (!eng.timer_actor) {
 		eng.timer_wq = waitq_create();
-		eng.timer_actor = actor_create("timer", 0, timer_actor_fn, NULL, true);
+		eng.timer_actor = actor_create_on("timer", 0, timer_actor_fn, NULL, true, true);
 	}
 	if (timers.nr == timers.cap) {
 		size_t cap = timers.cap ? 2 * timers.cap : 256;
@@ -469,10 +576,12 @@ size_t timer_pending(void)
 
 uint64_t engine_run(uint64_t until_ns)
 {
+	eng.running = true;
 	if (until_ns)
 		simgrid_run_until(ns_to_s(until_ns));
 	else
 		simgrid_run();
+	eng.running = false;
 	engine_clock_cache_ns = ENGINE_CLOCK_UNKNOWN;
 	return engine_clock_ns();
 }
@@ -494,4 +603,8 @@ void engine_exit(void)
 	eng.nr_quiescent = 0;
 	free(timers.heap);
 	memset(&timers, 0, sizeof(timers));
+	free(eng.hosts);
+	eng.hosts = NULL;
+	eng.nr_hosts = 0;
+	eng.nr_late_overcommits = 0;
 }

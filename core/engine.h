@@ -84,6 +84,15 @@ static inline uint64_t engine_clock_ns(void)
 
 struct actor *actor_create(const char *name, int node, actor_fn fn, void *arg,
 			   bool daemon);
+/*
+ * Actors that will be created on node while the engine runs count toward its
+ * cores from now on: a host with no more actors than cores runs their CPU
+ * time as sleeps (see engine.c), which only holds if it stays so. A creation
+ * while running that exceeds a host's cores with CPU run as a sleep still in
+ * progress there counts in engine_nr_late_overcommits() (0 in a sound run).
+ */
+void engine_reserve_actors(int node, int nr);
+uint64_t engine_nr_late_overcommits(void);
 
 /* Local time of an actor: the engine clock plus its pending CPU. */
 static inline uint64_t actor_now_ns(const struct actor *a)
