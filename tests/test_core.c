@@ -669,6 +669,113 @@ static void two_sleepers_fn(struct actor *a, void *arg)
 	(void)a;
 }
 
+/*
+ * CPU time then an IO wait (actor_sleep_until_ns) beside a second actor
+ * burning CPU: with a core each (2 actors and the timer's reserved place on
+ * 4 cores: one sleep stands for both) the waiter wakes at the IO's end; on
+ * one shared core its 3 ms of CPU run at half speed beside the other's and
+ * end after the IO, at 6 ms. The quiescent points are the same either way.
+ */
+struct io_wait_case {
+	uint64_t woke_ns;	/* when the waiter returned */
+	uint64_t burnt_ns;	/* when the burner's CPU was done */
+};
+
+static void io_burner_fn(struct actor *a, void *arg)
+{
+	struct io_wait_case *c = arg;
+
+	actor_charge_user(a, 3 * NSEC_PER_MSEC);
+	actor_flush_cpu(a);
+	c->burnt_ns = engine_clock_ns();
+}
+
+static void io_waiter_fn(struct actor *a, void *arg)
+{
+	struct io_wait_case *c = arg;
+
+	ck_assert_ptr_nonnull(actor_create("burner", 0, io_burner_fn, c, false));
+	actor_charge_sys(a, 3 * NSEC_PER_MSEC);
+	actor_sleep_until_ns(a, 4 * NSEC_PER_MSEC);
+	c->woke_ns = engine_clock_ns();
+}
+
+/* waiter: charge, wait (2 points); burner: flush (1 point) */
+#define IO_WAIT_CASE_POINTS 3
+
+START_TEST(test_cpu_then_io_wait_on_own_core)
+{
+	struct io_wait_case c = { 0 };
+
+	boot_one_node(4);
+	harness_run_actor(io_waiter_fn, &c);
+	ck_assert_uint_eq(c.woke_ns, 4 * NSEC_PER_MSEC);
+	ck_assert_uint_eq(c.burnt_ns, 3 * NSEC_PER_MSEC);
+	ck_assert_uint_eq(engine_nr_quiescent(), IO_WAIT_CASE_POINTS);
+	ck_assert_uint_eq(engine_nr_late_overcommits(), 0);
+}
+END_TEST
+
+START_TEST(test_cpu_then_io_wait_on_shared_core)
+{
+	struct io_wait_case c = { 0 };
+
+	boot_one_node(1);
+	harness_run_actor(io_waiter_fn, &c);
+	ck_assert_msg(llabs((long long)c.woke_ns - 6000000LL) <= 60000,
+		      "waiter woke at %llu ns, expected ~6 ms", (unsigned long long)c.woke_ns);
+	ck_assert_msg(llabs((long long)c.burnt_ns - 6000000LL) <= 60000,
+		      "burner done at %llu ns, expected ~6 ms", (unsigned long long)c.burnt_ns);
+	ck_assert_uint_eq(engine_nr_quiescent(), IO_WAIT_CASE_POINTS);
+}
+END_TEST
+
+/*
+ * 3 cores: the test actor and the timer's place (that "waiter" takes: the
+ * timer is never made), then "waiter" (CPU run as a sleep until 2 ms, then
+ * IO until 5 ms). Two more actors made at 1 ms, unreserved: the second is a
+ * fourth on 3 cores while that CPU runs, counted. Reserved from the start,
+ * the host has more actors than cores, so nothing runs as a sleep.
+ */
+static void cpu_io_fn(struct actor *a, void *arg)
+{
+	(void)arg;
+	actor_charge_sys(a, 2 * NSEC_PER_MSEC);
+	actor_sleep_until_ns(a, 5 * NSEC_PER_MSEC);
+}
+
+static void idle_fn(struct actor *a, void *arg)
+{
+	(void)a;
+	(void)arg;
+}
+
+static void late_creator_fn(struct actor *a, void *arg)
+{
+	(void)arg;
+	ck_assert_ptr_nonnull(actor_create("waiter", 0, cpu_io_fn, NULL, false));
+	actor_sleep_ns(a, NSEC_PER_MSEC);
+	ck_assert_ptr_nonnull(actor_create("late1", 0, idle_fn, NULL, false));
+	ck_assert_ptr_nonnull(actor_create("late2", 0, idle_fn, NULL, false));
+}
+
+START_TEST(test_late_actor_over_cores_is_counted)
+{
+	boot_one_node(3);
+	harness_run_actor(late_creator_fn, NULL);
+	ck_assert_uint_eq(engine_nr_late_overcommits(), 1);
+}
+END_TEST
+
+START_TEST(test_reserved_late_actors_are_not_counted)
+{
+	boot_one_node(3);
+	engine_reserve_actors(0, 2);
+	harness_run_actor(late_creator_fn, NULL);
+	ck_assert_uint_eq(engine_nr_late_overcommits(), 0);
+}
+END_TEST
+
 START_TEST(test_check_every_n_quiescent_points)
 {
 	struct check_case c = { 0 };
@@ -733,6 +840,10 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, test_cpu_shared_on_one_core);
 	tcase_add_test(tc, test_cpu_parallel_on_two_cores);
 	tcase_add_test(tc, test_actor_on_other_node_and_run_until);
+	tcase_add_test(tc, test_cpu_then_io_wait_on_own_core);
+	tcase_add_test(tc, test_cpu_then_io_wait_on_shared_core);
+	tcase_add_test(tc, test_late_actor_over_cores_is_counted);
+	tcase_add_test(tc, test_reserved_late_actors_are_not_counted);
 	tcase_add_test(tc, test_check_every_n_quiescent_points);
 	tcase_add_test(tc, test_failed_check_ends_the_run);
 	suite_add_tcase(s, tc);
