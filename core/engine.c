@@ -2,7 +2,10 @@
 /*
  * The engine over SimGrid's S4U C API. Hosts are NUMA nodes (speed 1 Gflop/s
  * so that one flop is one nanosecond of CPU); CPU time is an execution,
- * everything else (IO, throttling) is a sleep or a condition wait.
+ * everything else (IO, throttling) is a sleep or a condition wait. Actors on
+ * one host share its cores through their executions (SimGrid's Cas01 model),
+ * so an execution is a sleep only where no core can be shared: see
+ * struct engine_host.
  */
 #include <errno.h>
 #include <math.h>
