@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include <errno.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -711,6 +712,16 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 	}
 	if (o->check_invariants && mm_check_invariants(err, errlen))
 		goto out;
+	/* CPU run as a sleep is exact only while no host gains actors beyond its cores */
+	if (engine_nr_late_overcommits()) {
+		snprintf(err, errlen, "engine: %llu actors created beyond a node's cores while CPU time "
+			 "ran there as a sleep: CPU sharing after it is not SimGrid's",
+			 (unsigned long long)engine_nr_late_overcommits());
+		if (o->check_invariants)
+			goto out;
+		fprintf(stderr, "mmemu: warning: %s\n", err);
+		err[0] = 0;
+	}
 	/* the series end where the run does: a last row at its end (the sampler sleeps then) */
 	if (o->sample_ns && sm.last_sample_ns != end_ns) {
 		sample_stats(&sm, end_ns);
