@@ -9,13 +9,8 @@
 # ends the server with status 0.
 # usage: live_browser.py MMEMU SCENARIO SCALE OUTDIR [MEMCGS]
 #   MEMCGS: compare at most this many memcgs, in the overview's order (default: all)
-import json, os, re, shutil, signal, subprocess, sys, time
-if not shutil.which("chromium") or not shutil.which("chromedriver"):
-    sys.exit(77)
-try:
-    from selenium import webdriver
-except ImportError:
-    sys.exit(77)
+import os, re, signal, subprocess, sys, time
+from browser import chromium
 mmemu, scenario, scale, outdir = sys.argv[1:5]
 max_memcgs = int(sys.argv[5]) if len(sys.argv) > 5 else None
 os.makedirs(outdir, exist_ok=True)
@@ -24,13 +19,6 @@ pb = os.path.join(outdir, name + "-live.pb")
 html = os.path.join(outdir, name + "-saved.html")
 table = os.path.join(outdir, name + "-live.txt")
 fail = []
-
-def browser():
-    o = webdriver.ChromeOptions()
-    for a in ("--headless=new", "--no-sandbox", "--window-size=1600,1200", "--disable-gpu"):
-        o.add_argument(a)
-    o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(options=o)
 
 # What the page shows, memcg by memcg with the cursor at the end.
 SNAPSHOT = """const v = window.mmemuView, out = {overview: [], memcgs: {}};
@@ -80,7 +68,7 @@ if not m:
     p.kill()
     sys.exit("no live view address on stderr")
 url = m.group(1)
-early = browser()
+early = chromium()
 late = None
 try:
     early.get(url)  # --live-wait: the runs start when this page has connected
@@ -93,11 +81,11 @@ try:
     for _ in range(600):
         if "keeps the final state" in p.stderr.readline():
             break
-    late = browser()
+    late = chromium()
     late.get(url)
     wait_done(late, "the page opened after the runs")
     subprocess.run([mmemu, "view", pb, "-o", html], check=True)
-    saved = browser()
+    saved = chromium()
     try:
         saved.get("file://" + os.path.abspath(html))
         want = saved.execute_script(SNAPSHOT, max_memcgs)

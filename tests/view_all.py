@@ -6,13 +6,8 @@
 # has a row per memcg and the panels of every run, and for the memcgs first
 # and last by pressure the dump follows the cursor. Prints the time of
 # each scenario. usage: view_all.py MMEMU SCENARIO_DIR SCALE DURATION OUTDIR
-import glob, json, os, shutil, subprocess, sys, time
-if not shutil.which("chromium") or not shutil.which("chromedriver"):
-    sys.exit(77)
-try:
-    from selenium import webdriver
-except ImportError:
-    sys.exit(77)
+import glob, json, os, subprocess, sys, time
+from browser import chromium
 mmemu, scdir, scale, duration, outdir = sys.argv[1:6]
 os.makedirs(outdir, exist_ok=True)
 # the policies `mmemu list` names (the lines under "policies:")
@@ -26,11 +21,7 @@ scenarios = sorted(glob.glob(os.path.join(scdir, "*.ini")))
 if not policies or not scenarios:
     print("FAIL: no policies (%s) or no scenarios in %s" % (policies, scdir))
     sys.exit(1)
-o = webdriver.ChromeOptions()
-for a in ("--headless=new", "--no-sandbox", "--window-size=1600,1200", "--disable-gpu"):
-    o.add_argument(a)
-o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-d = webdriver.Chrome(options=o)
+d = chromium()
 fail = []
 start = time.time()
 try:

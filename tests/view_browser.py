@@ -7,13 +7,8 @@
 # are its memory.events oom_kill (--oom: at least one), the overview sorts by
 # the pressure it explains.
 # usage: view_browser.py MMEMU SCENARIO SCALE OUTDIR [SCREENSHOT.png] [--oom]
-import os, shutil, subprocess, sys
-if not shutil.which("chromium") or not shutil.which("chromedriver"):
-    sys.exit(77)
-try:
-    from selenium import webdriver
-except ImportError:
-    sys.exit(77)
+import os, subprocess, sys
+from browser import chromium
 mmemu, scenario, scale, outdir = sys.argv[1:5]
 want_oom = "--oom" in sys.argv[5:]
 shot = next((a for a in sys.argv[5:] if a != "--oom"), None)
@@ -23,11 +18,7 @@ pb, html = os.path.join(outdir, name + ".pb"), os.path.join(outdir, name + ".htm
 subprocess.run([mmemu, "run", scenario, "--scale", scale, "--dump", "lru_gen", "--out", pb],
                check=True, stdout=subprocess.DEVNULL)
 subprocess.run([mmemu, "view", pb, "-o", html], check=True)
-o = webdriver.ChromeOptions()
-for a in ("--headless=new", "--no-sandbox", "--window-size=1600,1200", "--disable-gpu"):
-    o.add_argument(a)
-o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-d = webdriver.Chrome(options=o)
+d = chromium()
 fail = []
 try:
     d.get("file://" + os.path.abspath(html))
