@@ -5,7 +5,8 @@
  * everything else (IO, throttling) is a sleep or a condition wait. Actors on
  * one host share its cores through their executions (SimGrid's Cas01 model),
  * so an execution is a sleep only where no core can be shared: see
- * struct engine_host.
+ * struct engine_host. A sleep that ends before any other actor could run
+ * moves the clock without SimGrid: see actor_defer().
  */
 #include <errno.h>
 #include <math.h>
@@ -26,6 +27,8 @@
 struct actor *current_actor;
 uint64_t engine_clock_cache_ns = ENGINE_CLOCK_UNKNOWN;
 
+static inline void eng_others_forget(void);
+
 /*
  * Simulated time moves only while every actor is blocked in the engine, so
  * the clock read once after an actor resumes holds until its next engine
@@ -36,15 +39,20 @@ static inline void engine_resume(struct actor *a)
 {
 	current_actor = a;
 	engine_clock_cache_ns = ENGINE_CLOCK_UNKNOWN;
+	eng_others_forget();
 }
+
+static void engine_flush_deferred(void);
 
 /*
  * Every SimGrid call may be a simcall, during which other actors run and
- * move current_actor; the caller takes it back when the call returns.
+ * move current_actor; the caller takes it back when the call returns. Time
+ * the caller has moved on by itself (actor_defer) is handed to SimGrid first.
  */
 #define SG_CALL(call)                                  \
 	do {                                           \
 		struct actor *sg_call_self = current_actor; \
+		engine_flush_deferred();               \
 		call;                                  \
 		engine_resume(sg_call_self);           \
 	} while (0)
@@ -64,8 +72,85 @@ static struct {
 	struct engine_host *hosts;	/* per node, indexed by node id */
 	int nr_hosts;
 	bool running;		/* inside engine_run() */
+	uint64_t until_ns;	/* engine_run()'s limit (0: none) */
 	uint64_t nr_late_overcommits;	/* see engine_nr_late_overcommits() */
+	bool deferred;		/* the running actor's clock is ahead of SimGrid's */
+	uint64_t others_wake_ns;	/* min wake_ns of the actors not running (valid if known) */
+	bool others_known;	/* ... computed since the running actor last resumed */
+	uint64_t nr_deferred;	/* blocking calls that moved the clock without SimGrid */
 } eng;
+
+/*
+ * A blocking call whose end nobody else can see comes before, moves the
+ * clock without SimGrid. While one actor runs, every other one is blocked
+ * and its wake_ns is a lower bound on when it can run again by itself (the
+ * end of its sleep, of its execution, which sharing a core only delays, or
+ * of its wait's timeout; 0 where it is runnable or waits for a lock, which
+ * the wake of another hands on). If the running actor's sleep ends at t
+ * before all of them, before
+ * engine_run()'s limit, and before the engine's own timing precision could
+ * merge it with any of them (SimGrid ends an action due within 1 ns of an
+ * event at that event: the margin of 2 ns), SimGrid would advance to t with
+ * nothing else happening on the way: the actor runs on at t at once, and
+ * the time goes to SimGrid as one sleep at its next engine call (every
+ * SimGrid call hands it over first). Same decisions, same times; a single
+ * faulting thread's IO waits cost no context switch each. Executions always
+ * go to SimGrid (see actor_flush_cpu).
+ */
+#define DEFER_MARGIN_NS 2
+
+static inline void eng_others_forget(void)
+{
+	eng.others_known = false;
+}
+
+static uint64_t others_wake_ns(const struct actor *self)
+{
+	if (!eng.others_known) {
+		uint64_t m = UINT64_MAX;
+
+		for (size_t i = 0; i < eng.nr_actors; i++)
+			if (eng.actors[i] != self && eng.actors[i]->wake_ns < m)
+				m = eng.actors[i]->wake_ns;
+		eng.others_wake_ns = m;
+		eng.others_known = true;
+	}
+	return eng.others_wake_ns;
+}
+
+/* The running actor a is done until t: true if it may run on at t at once. */
+static bool actor_defer(struct actor *a, uint64_t t)
+{
+	if (a->untimed || !eng.running || t >= UINT64_MAX - DEFER_MARGIN_NS)
+		return false;
+	if (eng.until_ns && t + DEFER_MARGIN_NS >= eng.until_ns)
+		return false;
+	if (t + DEFER_MARGIN_NS >= others_wake_ns(a))
+		return false;
+	engine_clock_cache_ns = t;
+	eng.deferred = true;
+	eng.nr_deferred++;
+	return true;
+}
+
+/* The time the running actor moved on by itself goes to SimGrid. */
+static void engine_flush_deferred(void)
+{
+	struct actor *a = current_actor;
+	uint64_t t = engine_clock_cache_ns;
+
+	if (!eng.deferred)
+		return;
+	eng.deferred = false;
+	a->wake_ns = t;
+	sg_actor_sleep_until((double)t / 1e9);
+	engine_resume(a);
+}
+
+uint64_t engine_nr_deferred(void)
+{
+	return eng.nr_deferred;
+}
 
 /*
  * A host whose actors (every one created so far, finished ones too, and
@@ -151,6 +236,7 @@ static void engine_quiescent(struct actor *a)
 	if (!eng.check_fn(eng.check_arg, actor_now_ns(a)))
 		return;
 	eng.check_every = 0;
+	engine_flush_deferred();
 	sg_actor_kill_all();
 	sg_actor_exit();
 }
@@ -212,6 +298,8 @@ static void actor_trampoline(int argc, char **argv)
 	engine_resume(a);
 	a->fn(a, a->arg);
 	actor_flush_cpu(a);
+	engine_flush_deferred();
+	a->wake_ns = UINT64_MAX;
 }
 
 static struct actor *actor_create_on(const char *name, int node, actor_fn fn, void *arg,
@@ -279,6 +367,14 @@ void actor_flush_cpu(struct actor *a)
 	a->cpu_pending_ns = 0;
 	if (a->untimed)
 		return;
+	/*
+	 * Never by itself, even on a core of its own: that is exact in time,
+	 * but SimGrid breaks ties between actors due at the same nanosecond by
+	 * the history of its action heap, which fewer executions change
+	 * (chrome-node's output changed that way); sleeps alone change none.
+	 */
+	engine_flush_deferred();
+	a->wake_ns = engine_clock_ns() + ns;	/* sharing a core only delays the end */
 	sg_actor_execute((double)ns);
 	engine_resume(a);
 }
@@ -298,6 +394,17 @@ void actor_flush_cpu(struct actor *a)
  * at its own time (swap-zram at 1/32: one runtime_s 0.167369579 -> ...580;
  * with surf/precision 1e-11 the outputs with and without this are the same).
  */
+/* a sleeps until t > now: by itself if nobody can tell, else in SimGrid */
+static void actor_sleep_to(struct actor *a, uint64_t t)
+{
+	if (actor_defer(a, t))
+		return;
+	engine_flush_deferred();
+	a->wake_ns = t;
+	sg_actor_sleep_until(ns_to_s(t));
+	engine_resume(a);
+}
+
 static bool actor_sleep_until_unshared(struct actor *a, uint64_t t)
 {
 	uint64_t ns = a->cpu_pending_ns, cpu_end;
@@ -312,8 +419,7 @@ static bool actor_sleep_until_unshared(struct actor *a, uint64_t t)
 	a->cpu_pending_ns = 0;
 	if (cpu_end > eng.hosts[a->node].cpu_busy_until_ns)
 		eng.hosts[a->node].cpu_busy_until_ns = cpu_end;
-	sg_actor_sleep_until(ns_to_s(t));
-	engine_resume(a);
+	actor_sleep_to(a, t);
 	return true;
 }
 
@@ -324,16 +430,20 @@ void actor_sleep_until_ns(struct actor *a, uint64_t t)
 	actor_flush_cpu(a);
 	engine_quiescent(a);
 	if (t > engine_clock_ns() && !a->untimed)
-		sg_actor_sleep_until(ns_to_s(t));
-	engine_resume(a);
+		actor_sleep_to(a, t);
 }
 
 void actor_sleep_ns(struct actor *a, uint64_t ns)
 {
 	actor_flush_cpu(a);
 	engine_quiescent(a);
-	if (ns && !a->untimed)
-		sg_actor_sleep_for(ns_to_s(ns));
+	if (!ns || a->untimed)
+		return;
+	if (actor_defer(a, engine_clock_ns() + ns))
+		return;
+	engine_flush_deferred();
+	a->wake_ns = engine_clock_ns() + ns;
+	sg_actor_sleep_for(ns_to_s(ns));
 	engine_resume(a);
 }
 
@@ -396,6 +506,8 @@ bool waitq_wait(struct actor *a, struct waitq *wq, uint64_t timeout_ns)
 	 */
 	actor_flush_cpu(a);
 	engine_quiescent(a);
+	engine_flush_deferred();
+	a->wake_ns = timeout_ns ? engine_clock_ns() + timeout_ns : UINT64_MAX;
 	if (timeout_ns)
 		timed_out = sg_sem_acquire_timeout(a->sem, ns_to_s(timeout_ns));
 	else
@@ -404,6 +516,7 @@ bool waitq_wait(struct actor *a, struct waitq *wq, uint64_t timeout_ns)
 	if (timed_out) {
 		if (a->woken) {
 			/* woken at the instant of the timeout: take the release */
+			a->wake_ns = 0;
 			sg_sem_acquire_timeout(a->sem, 0);
 			engine_resume(a);
 			return true;
@@ -427,6 +540,7 @@ static void waitq_wake(struct waitq *wq, int nr)
 			wq->tail = NULL;
 		a->wq_next = NULL;
 		a->woken = true;
+		a->wake_ns = 0;		/* runnable from now */
 		wq->nr_waiters--;
 		*tail = a;
 		tail = &a->wq_next;
@@ -480,6 +594,8 @@ void sim_mutex_lock(struct actor *a, struct sim_mutex *m)
 {
 	actor_flush_cpu(a);
 	engine_quiescent(a);
+	engine_flush_deferred();
+	a->wake_ns = 0;		/* an unlock may hand it the lock at any time */
 	sg_mutex_lock(m->m);
 	engine_resume(a);
 }
@@ -585,6 +701,8 @@ size_t timer_pending(void)
 uint64_t engine_run(uint64_t until_ns)
 {
 	eng.running = true;
+	eng.until_ns = until_ns;
+	eng.deferred = false;
 	if (until_ns)
 		simgrid_run_until(ns_to_s(until_ns));
 	else
@@ -615,4 +733,5 @@ void engine_exit(void)
 	eng.hosts = NULL;
 	eng.nr_hosts = 0;
 	eng.nr_late_overcommits = 0;
+	eng.nr_deferred = 0;
 }

@@ -45,6 +45,9 @@ struct actor {
 	void *task;		/* the models/ task this actor runs for, if any */
 	bool untimed;		/* its CPU and sleeps are dropped: time does not pass for it
 				 * (a miss-ratio-only replay, bench --trace --no-timing) */
+	uint64_t wake_ns;	/* while not running: the earliest time it can run again
+				 * unless another actor wakes it (0: now; UINT64_MAX:
+				 * only another can); see actor_defer() */
 };
 
 /* The actor whose code is running now, like the kernel's `current`. */
@@ -93,6 +96,8 @@ struct actor *actor_create(const char *name, int node, actor_fn fn, void *arg,
  */
 void engine_reserve_actors(int node, int nr);
 uint64_t engine_nr_late_overcommits(void);
+/* Sleeps and executions that moved the clock without SimGrid (see engine.c). */
+uint64_t engine_nr_deferred(void);
 
 /* Local time of an actor: the engine clock plus its pending CPU. */
 static inline uint64_t actor_now_ns(const struct actor *a)

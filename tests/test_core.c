@@ -635,6 +635,176 @@ START_TEST(test_actor_on_other_node_and_run_until)
 }
 END_TEST
 
+/*
+ * Blocking calls that move the clock without SimGrid (actor_defer): only
+ * where no other actor can run before the call's end. Each case below has a
+ * second actor whose wake-up a wrong deferral would move or reorder.
+ */
+struct defer_case {
+	int nr_steps;		/* 1 ms sleeps the stepper has done */
+	int steps_seen;		/* nr_steps when the other actor (or timer) ran */
+	uint64_t seen_ns;	/* when it ran */
+	uint64_t step_ns[10];	/* when each of the stepper's sleeps ended */
+	struct waitq *wq;
+	uint64_t woke_ns;	/* when the waiter returned */
+};
+
+static void stepper_fn(struct actor *a, void *arg)
+{
+	struct defer_case *c = arg;
+
+	for (int i = 0; i < 10; i++) {
+		actor_sleep_ns(a, NSEC_PER_MSEC);
+		c->step_ns[i] = engine_clock_ns();
+		c->nr_steps++;
+	}
+}
+
+static void watcher_fn(struct actor *a, void *arg)
+{
+	struct defer_case *c = arg;
+
+	actor_sleep_until_ns(a, 3500 * NSEC_PER_USEC);
+	c->seen_ns = engine_clock_ns();
+	c->steps_seen = c->nr_steps;
+}
+
+static void stepper_and_watcher_fn(struct actor *a, void *arg)
+{
+	ck_assert_ptr_nonnull(actor_create("watcher", 0, watcher_fn, arg, false));
+	stepper_fn(a, arg);
+}
+
+START_TEST(test_lone_actor_sleeps_without_the_engine)
+{
+	uint64_t t[4] = { 0 };
+
+	boot_one_node(1);
+	harness_run_actor(sleeper_fn, t);
+	ck_assert_uint_eq(t[2], 5 * NSEC_PER_MSEC);
+	/* the three sleeps that moved the clock, none through SimGrid */
+	ck_assert_uint_eq(engine_nr_deferred(), 3);
+}
+END_TEST
+
+START_TEST(test_deferred_sleeps_stop_before_another_wakes)
+{
+	struct defer_case c = { 0 };
+
+	boot_one_node(4);
+	harness_run_actor(stepper_and_watcher_fn, &c);
+	/* the watcher wakes at its time and sees the steps of 1, 2 and 3 ms */
+	ck_assert_uint_eq(c.seen_ns, 3500 * NSEC_PER_USEC);
+	ck_assert_int_eq(c.steps_seen, 3);
+	for (int i = 0; i < 10; i++)
+		ck_assert_uint_eq(c.step_ns[i], (uint64_t)(i + 1) * NSEC_PER_MSEC);
+	/*
+	 * 1, 2, 3 ms: before the watcher's 3.5 ms (it ran when it was started
+	 * and sleeps), alone; 4 ms: after it, through SimGrid; 5-10 ms: alone.
+	 */
+	ck_assert_uint_eq(engine_nr_deferred(), 9);
+	ck_assert_uint_eq(engine_clock_ns(), 10 * NSEC_PER_MSEC);
+}
+END_TEST
+
+static void untimed_waiter_fn(struct actor *a, void *arg)
+{
+	struct defer_case *c = arg;
+
+	waitq_wait(a, c->wq, 0);
+	c->woke_ns = engine_clock_ns();
+}
+
+/* wakes the waiter at 1 ms, then sleeps on: the woken one runs at 1 ms */
+static void waker_then_sleeper_fn(struct actor *a, void *arg)
+{
+	struct defer_case *c = arg;
+
+	c->wq = waitq_create();
+	ck_assert_ptr_nonnull(actor_create("waiter", 0, untimed_waiter_fn, c, false));
+	actor_sleep_ns(a, NSEC_PER_MSEC);
+	waitq_wake_all(c->wq);
+	actor_sleep_ns(a, 5 * NSEC_PER_MSEC);
+	c->seen_ns = engine_clock_ns();
+}
+
+START_TEST(test_no_deferral_past_a_woken_actor)
+{
+	struct defer_case c = { 0 };
+
+	boot_one_node(4);
+	harness_run_actor(waker_then_sleeper_fn, &c);
+	ck_assert_uint_eq(c.woke_ns, NSEC_PER_MSEC);
+	ck_assert_uint_eq(c.seen_ns, 6 * NSEC_PER_MSEC);
+	/*
+	 * both sleeps alone: the untimed waiter can run only when woken, and
+	 * it ran when it was woken (inside the release) and ended
+	 */
+	ck_assert_uint_eq(engine_nr_deferred(), 2);
+	waitq_destroy(c.wq);
+}
+END_TEST
+
+static void step_cb(void *arg, uint64_t now_ns)
+{
+	struct defer_case *c = arg;
+
+	c->seen_ns = now_ns;
+	c->steps_seen = c->nr_steps;
+}
+
+static void stepper_with_timer_fn(struct actor *a, void *arg)
+{
+	timer_add(3500 * NSEC_PER_USEC, step_cb, arg);
+	stepper_fn(a, arg);
+}
+
+START_TEST(test_deferred_sleeps_stop_before_a_timer)
+{
+	struct defer_case c = { 0 };
+
+	boot_one_node(4);
+	harness_run_actor(stepper_with_timer_fn, &c);
+	ck_assert_uint_eq(c.seen_ns, 3500 * NSEC_PER_USEC);
+	ck_assert_int_eq(c.steps_seen, 3);
+	ck_assert_uint_eq(c.step_ns[9], 10 * NSEC_PER_MSEC);
+}
+END_TEST
+
+START_TEST(test_deferred_sleeps_stop_at_the_run_limit)
+{
+	struct defer_case c = { 0 };
+	uint64_t end;
+
+	boot_one_node(1);
+	ck_assert_ptr_nonnull(actor_create("stepper", 0, stepper_fn, &c, false));
+	end = engine_run(4500 * NSEC_PER_USEC);
+	ck_assert_uint_eq(end, 4500 * NSEC_PER_USEC);
+	ck_assert_int_eq(c.nr_steps, 4);
+}
+END_TEST
+
+/* CPU goes to the engine even on a core of its own (engine.c says why) */
+static void lone_burner_fn(struct actor *a, void *arg)
+{
+	uint64_t *t = arg;
+
+	actor_charge_user(a, 3 * NSEC_PER_MSEC);
+	actor_flush_cpu(a);
+	*t = engine_clock_ns();
+}
+
+START_TEST(test_lone_cpu_goes_to_the_engine)
+{
+	uint64_t t = 0;
+
+	boot_one_node(4);
+	harness_run_actor(lone_burner_fn, &t);
+	ck_assert_uint_eq(t, 3 * NSEC_PER_MSEC);
+	ck_assert_uint_eq(engine_nr_deferred(), 0);
+}
+END_TEST
+
 /* ---- checks at quiescent points ---- */
 
 struct check_case {
@@ -846,6 +1016,12 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, test_reserved_late_actors_are_not_counted);
 	tcase_add_test(tc, test_check_every_n_quiescent_points);
 	tcase_add_test(tc, test_failed_check_ends_the_run);
+	tcase_add_test(tc, test_lone_actor_sleeps_without_the_engine);
+	tcase_add_test(tc, test_deferred_sleeps_stop_before_another_wakes);
+	tcase_add_test(tc, test_no_deferral_past_a_woken_actor);
+	tcase_add_test(tc, test_deferred_sleeps_stop_before_a_timer);
+	tcase_add_test(tc, test_deferred_sleeps_stop_at_the_run_limit);
+	tcase_add_test(tc, test_lone_cpu_goes_to_the_engine);
 	suite_add_tcase(s, tc);
 	return s;
 }
