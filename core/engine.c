@@ -507,7 +507,15 @@ bool waitq_wait(struct actor *a, struct waitq *wq, uint64_t timeout_ns)
 	actor_flush_cpu(a);
 	engine_quiescent(a);
 	engine_flush_deferred();
-	a->wake_ns = timeout_ns ? engine_clock_ns() + timeout_ns : UINT64_MAX;
+	/*
+	 * A wake during the execution above left the semaphore released: the
+	 * acquire returns at once, but only after the others due now have run,
+	 * and they must not take this actor for blocked.
+	 */
+	if (a->woken)
+		a->wake_ns = 0;
+	else
+		a->wake_ns = timeout_ns ? engine_clock_ns() + timeout_ns : UINT64_MAX;
 	if (timeout_ns)
 		timed_out = sg_sem_acquire_timeout(a->sem, ns_to_s(timeout_ns));
 	else

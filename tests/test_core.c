@@ -647,6 +647,8 @@ struct defer_case {
 	uint64_t step_ns[10];	/* when each of the stepper's sleeps ended */
 	struct waitq *wq;
 	uint64_t woke_ns;	/* when the waiter returned */
+	struct actor *waiter;	/* the executing waiter */
+	struct waitq *wq2;	/* the watcher's queue */
 };
 
 static void stepper_fn(struct actor *a, void *arg)
@@ -742,6 +744,79 @@ START_TEST(test_no_deferral_past_a_woken_actor)
 	 */
 	ck_assert_uint_eq(engine_nr_deferred(), 2);
 	waitq_destroy(c.wq);
+}
+END_TEST
+
+/*
+ * Woken while it still executes the CPU time charged before its wait: the
+ * semaphore is released by then, so the wait returns at the execution's end
+ * without blocking. Others due at that instant may run first, and must not
+ * take it for blocked.
+ */
+static void wq_waker_fn(struct actor *a, void *arg)
+{
+	struct defer_case *c = arg;
+
+	actor_sleep_until_ns(a, 500 * NSEC_PER_USEC);
+	waitq_wake_all(c->wq);
+}
+
+/* wakes the watcher at the instant the waiter's execution ends */
+static void watcher_waker_fn(struct actor *a, void *arg)
+{
+	struct defer_case *c = arg;
+
+	actor_sleep_until_ns(a, NSEC_PER_MSEC);
+	waitq_wake_all(c->wq2);
+}
+
+/*
+ * Woken at the instant the waiter's execution ends, so it resumes in the
+ * same SimGrid round as the waiter's acquire (released already), and here
+ * before it: the waiter has not returned yet, and its wake_ns must say it is
+ * runnable, or the sleep below would be taken past the waiter's return.
+ */
+static void watcher_of_waiter_fn(struct actor *a, void *arg)
+{
+	struct defer_case *c = arg;
+
+	waitq_wait(a, c->wq2, 0);
+	/* the waiter is due now: runnable, whether or not it has run yet */
+	if (!c->nr_steps)
+		ck_assert_uint_le(c->waiter->wake_ns, engine_clock_ns());
+	actor_sleep_ns(a, NSEC_PER_MSEC);
+	c->steps_seen = c->nr_steps;
+	c->seen_ns = engine_clock_ns();
+}
+
+static void executing_waiter_fn(struct actor *a, void *arg)
+{
+	struct defer_case *c = arg;
+
+	c->wq = waitq_create();
+	c->wq2 = waitq_create();
+	c->waiter = a;
+	ck_assert_ptr_nonnull(actor_create("watcher", 0, watcher_of_waiter_fn, c, false));
+	ck_assert_ptr_nonnull(actor_create("waker", 0, wq_waker_fn, c, false));
+	ck_assert_ptr_nonnull(actor_create("watcher-waker", 0, watcher_waker_fn, c, false));
+	actor_charge_user(a, NSEC_PER_MSEC);
+	waitq_wait(a, c->wq, 0);
+	c->woke_ns = engine_clock_ns();
+	c->nr_steps++;
+}
+
+START_TEST(test_no_deferral_past_an_actor_woken_while_executing)
+{
+	struct defer_case c = { 0 };
+
+	boot_one_node(4);
+	harness_run_actor(executing_waiter_fn, &c);
+	ck_assert_uint_eq(c.woke_ns, NSEC_PER_MSEC);
+	/* the waiter returned at 1 ms, before the watcher's sleep to 2 ms ended */
+	ck_assert_int_eq(c.steps_seen, 1);
+	ck_assert_uint_eq(c.seen_ns, 2 * NSEC_PER_MSEC);
+	waitq_destroy(c.wq);
+	waitq_destroy(c.wq2);
 }
 END_TEST
 
@@ -1019,6 +1094,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, test_lone_actor_sleeps_without_the_engine);
 	tcase_add_test(tc, test_deferred_sleeps_stop_before_another_wakes);
 	tcase_add_test(tc, test_no_deferral_past_a_woken_actor);
+	tcase_add_test(tc, test_no_deferral_past_an_actor_woken_while_executing);
 	tcase_add_test(tc, test_deferred_sleeps_stop_before_a_timer);
 	tcase_add_test(tc, test_deferred_sleeps_stop_at_the_run_limit);
 	tcase_add_test(tc, test_lone_cpu_goes_to_the_engine);
