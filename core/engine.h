@@ -96,7 +96,7 @@ struct actor *actor_create(const char *name, int node, actor_fn fn, void *arg,
  */
 void engine_reserve_actors(int node, int nr);
 uint64_t engine_nr_late_overcommits(void);
-/* Sleeps and executions that moved the clock without SimGrid (see engine.c). */
+/* Sleeps that moved the clock without SimGrid (see actor_defer() in engine.c). */
 uint64_t engine_nr_deferred(void);
 
 /* Local time of an actor: the engine clock plus its pending CPU. */
