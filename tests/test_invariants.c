@@ -319,6 +319,39 @@ static void assert_broken(const char *what)
 	ck_assert_uint_gt(mm.nr_invariant_checks, 1);	/* checks ran before, and passed */
 }
 
+/*
+ * The folio table hands folios out as one free list in index order would:
+ * the last freed first, then the never used in index order; a table used up
+ * gives 0 and the free count follows every get and put.
+ */
+START_TEST(test_folio_table_order)
+{
+	static const uint32_t want[] = { 3, 1, 4, 5, 0 };
+
+	ck_assert_int_eq(folio_table_init(5), 0);
+	ck_assert_uint_eq(folio_table.nr_free, 5);
+	ck_assert_uint_eq(folio_table_get(), 1);
+	ck_assert_uint_eq(folio_table_get(), 2);
+	ck_assert_uint_eq(folio_table_get(), 3);
+	folio_of(3)->index = 7;
+	folio_table_put(1);
+	folio_table_put(3);
+	ck_assert_uint_eq(folio_table.nr_free, 4);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		uint32_t idx = folio_table_get();
+
+		ck_assert_uint_eq(idx, want[i]);
+		if (idx)
+			ck_assert_uint_eq(folio_of(idx)->index, 0);	/* handed out clean */
+	}
+	ck_assert_uint_eq(folio_table.nr_free, 0);
+	folio_table_put(2);
+	ck_assert_uint_eq(folio_table.nr_free, 1);
+	ck_assert_uint_eq(folio_table_get(), 2);
+	folio_table_exit();
+}
+END_TEST
+
 START_TEST(test_periodic_catches_lost_write)
 {
 	char want[128];
@@ -384,6 +417,7 @@ static Suite *invariants_suite(void)
 
 	tc = tcase_create("periodic");
 	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_folio_table_order);
 	tcase_add_test(tc, test_periodic_catches_lost_write);
 	tcase_add_test(tc, test_periodic_catches_usage_off);
 	tcase_add_test(tc, test_periodic_catches_stale_swap_slot);

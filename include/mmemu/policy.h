@@ -101,8 +101,9 @@ struct flist {
 struct folio_table {
 	struct folio *f;	/* the folios; f[0] unused */
 	uint32_t nr;		/* capacity including f[0] */
-	uint32_t free_head;	/* free folios, linked through lru_next */
-	uint64_t nr_free;	/* folios on the free list */
+	uint32_t free_head;	/* freed folios, linked through lru_next (last freed first) */
+	uint32_t nr_fresh;	/* f[nr_fresh..nr-1] were never handed out: free, all zero */
+	uint64_t nr_free;	/* free folios: the freed list and the never used */
 };
 
 extern struct folio_table folio_table;
