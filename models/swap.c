@@ -28,18 +28,18 @@ static int swap_init_slots(uint64_t nr_slots)
 		return -E2BIG;
 	si->nr_slots = nr_slots;
 	si->nr_free = nr_slots;
+	/* the lowest slot first: writeout starts at the front of the area */
+	si->next_fresh = 1;
 	si->free_stack = malloc(nr_slots * sizeof(*si->free_stack));
 	si->cache = calloc(nr_slots + 1, sizeof(*si->cache));
+	si->shadow = calloc(nr_slots + 1, sizeof(*si->shadow));
 	si->slot_memcg = calloc(nr_slots + 1, sizeof(*si->slot_memcg));
 	si->slot_version = calloc(nr_slots + 1, sizeof(*si->slot_version));
 	si->slot_mapping = calloc(nr_slots + 1, sizeof(*si->slot_mapping));
 	si->slot_index = calloc(nr_slots + 1, sizeof(*si->slot_index));
-	if (!si->free_stack || !si->cache || !si->slot_memcg || !si->slot_version ||
-	    !si->slot_mapping || !si->slot_index)
+	if (!si->free_stack || !si->cache || !si->shadow || !si->slot_memcg ||
+	    !si->slot_version || !si->slot_mapping || !si->slot_index)
 		return -ENOMEM;
-	/* the lowest slot on top: writeout starts at the front of the area */
-	for (uint64_t i = 0; i < nr_slots; i++)
-		si->free_stack[i] = (uint32_t)(nr_slots - i);
 	mm.swap = si;
 	mm.swap_enabled = true;
 	return 0;
@@ -65,6 +65,7 @@ void swap_exit(void)
 {
 	free(swap_info.free_stack);
 	free(swap_info.cache);
+	free(swap_info.shadow);
 	free(swap_info.slot_memcg);
 	free(swap_info.slot_version);
 	free(swap_info.slot_mapping);
@@ -101,7 +102,8 @@ bool add_to_swap(struct folio *folio)
 
 	if (!si || !mem_cgroup_get_nr_swap_pages(memcg))
 		return false;
-	slot = si->free_stack[--si->nr_free];
+	slot = si->nr_stacked ? si->free_stack[--si->nr_stacked] : si->next_fresh++;
+	si->nr_free--;
 	mem_cgroup_swap_charge(memcg, 1);
 	si->slot_memcg[slot] = memcg->id;
 	si->slot_mapping[slot] = folio->mapping;
@@ -166,7 +168,9 @@ void swap_free(uint64_t slot)
 		zram_free(&si->zram, slot);
 		zram_sync_pool(0);
 	}
-	si->free_stack[si->nr_free++] = (uint32_t)slot;
+	si->free_stack[si->nr_stacked++] = (uint32_t)slot;
+	si->nr_free++;
+	si->shadow[slot] = 0;
 	si->slot_memcg[slot] = 0;
 	si->slot_mapping[slot] = 0;
 	if (memcg_id && memcg_id <= mm.nr_memcgs)
@@ -263,7 +267,7 @@ static void swap_cluster_readahead(struct actor *a, uint64_t slot, struct bio_ba
 		folio_set_uptodate(folio);
 		si->cache[s] = idx;
 		mod_lruvec_state(folio_lruvec(folio), NR_ANON_MAPPED, 1);
-		folio_add_lru(folio, swp_shadow(entry));
+		folio_add_lru(folio, si->shadow[s]);
 		bio_batch_submit(batch, a, si->bdev, REQ_OP_READ, si->bdev_start + s, 1);
 		count_vm_events(PGPGIN, PAGE_SIZE / 1024);
 		count_vm_events(PSWPIN, 1);
@@ -277,6 +281,7 @@ int do_swap_page(struct actor *a, struct task *t, struct address_space *as,
 	struct swap_info *si = mm.swap;
 	uint64_t entry = as->slots[index];
 	uint64_t slot = swp_slot(entry);
+	uint64_t shadow = si->shadow[slot];	/* get_shadow_from_swap_cache() */
 	uint8_t *pte = &as->ptes[index];
 	struct folio *folio;
 	uint32_t idx;
@@ -311,8 +316,8 @@ int do_swap_page(struct actor *a, struct task *t, struct address_space *as,
 	idx = alloc_charge_folio(a, t, t->memcg);
 	if (!idx)
 		return -EINTR;
-	if (as->slots[index] != entry || si->cache[slot]) {
-		/* a sibling thread swapped it in while we slept in reclaim */
+	if (as->slots[index] != entry || si->shadow[slot] != shadow || si->cache[slot]) {
+		/* a sibling thread swapped it in (and out again) while we slept in reclaim */
 		__free_folio(folio_of(idx));
 		return ACCESS_MINOR;
 	}
@@ -338,7 +343,7 @@ int do_swap_page(struct actor *a, struct task *t, struct address_space *as,
 		folio_set_locked(folio);
 		mod_lruvec_state(folio_lruvec(folio), NR_ANON_MAPPED, 1);
 		mm.in_lru_fault = vma_has_recency(as->vm_flags);	/* lru_gen_enter_fault() */
-		folio_add_lru(folio, swp_shadow(entry));
+		folio_add_lru(folio, shadow);
 		mm.in_lru_fault = false;
 		bio_batch_init(&batch);
 		bio_batch_submit(&batch, a, si->bdev, REQ_OP_READ, si->bdev_start + slot, 1);
@@ -355,7 +360,7 @@ int do_swap_page(struct actor *a, struct task *t, struct address_space *as,
 	}
 	mod_lruvec_state(folio_lruvec(folio), NR_ANON_MAPPED, 1);
 	mm.in_lru_fault = vma_has_recency(as->vm_flags);	/* lru_gen_enter_fault() */
-	folio_add_lru(folio, swp_shadow(entry));
+	folio_add_lru(folio, shadow);
 	mm.in_lru_fault = false;
 map:
 	folio_set_uptodate(folio);

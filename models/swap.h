@@ -3,7 +3,8 @@
  * Swap, as in mm/swapfile.c, mm/swap_state.c and mm/page_io.c: one swap
  * device (zram or a block device), slots, the swap cache, writeout from
  * shrink_folio_list() and swap-in on fault. A swapped-out page's PTE holds
- * a swap entry: its slot and the shadow of its eviction.
+ * a swap entry, its slot; the shadow of its eviction stays in the swap
+ * cache at that slot (swap_info.shadow), as the kernel's swap cache keeps it.
  */
 #ifndef MMEMU_MODELS_SWAP_H
 #define MMEMU_MODELS_SWAP_H
@@ -15,9 +16,8 @@
 #include "storage/blockdev.h"
 #include "storage/zram.h"
 
-#define SWP_SLOT_SHIFT 40
-#define SWP_SLOT_BITS 23
-#define SWP_SHADOW_MASK ((1ULL << SWP_SLOT_SHIFT) - 1)
+/* slots are numbered from 1 and held in 32 bits (folio->private) */
+#define SWP_SLOT_BITS 32
 /* vm.page-cluster's default, 3: swap-in reads the aligned 2^3 slots around a fault
  * (mm.page_cluster holds the value in force) */
 #define SWAP_PAGE_CLUSTER 3
@@ -32,8 +32,17 @@ struct swap_info {
 	enum swap_type type;
 	uint64_t nr_slots;		/* usable slots, numbered from 1 */
 	uint64_t nr_free;		/* free slots */
-	uint32_t *free_stack;		/* free slots, lowest on top at first */
+	/*
+	 * Slots are taken as from one stack with the lowest on top at first:
+	 * the freed ones, last freed first, then the never used in order
+	 * (next_fresh on), which are not stacked, so that a large device
+	 * costs the host only the slots a run uses.
+	 */
+	uint32_t *free_stack;		/* freed slots */
+	uint64_t nr_stacked;		/* ... on free_stack */
+	uint64_t next_fresh;		/* lowest slot never used */
 	uint32_t *cache;		/* slot -> folio in the swap cache (0: none) */
+	uint64_t *shadow;		/* slot -> shadow its reclaimed folio left (0: none) */
 	uint16_t *slot_memcg;		/* slot -> memcg charged for it (swap_cgroup) */
 	uint32_t *slot_version;		/* slot -> data version written there */
 	uint32_t *slot_mapping;		/* slot -> anon region it holds a page of */
@@ -46,22 +55,15 @@ struct swap_info {
 	uint64_t nr_failed;		/* writes that found no pool memory */
 };
 
-static inline uint64_t swp_entry(uint64_t slot, uint64_t shadow)
+/* An anon page's entry for its swap slot (only anon mappings hold these). */
+static inline uint64_t swp_entry(uint64_t slot)
 {
-	return XA_VALUE_BIT | (slot << SWP_SLOT_SHIFT) | (shadow & SWP_SHADOW_MASK);
+	return XA_VALUE_BIT | slot;
 }
 
 static inline uint64_t swp_slot(uint64_t entry)
 {
-	return (entry >> SWP_SLOT_SHIFT) & ((1ULL << SWP_SLOT_BITS) - 1);
-}
-
-/* The shadow part of a value entry, as workingset_refault() wants it. */
-static inline uint64_t swp_shadow(uint64_t entry)
-{
-	uint64_t s = entry & SWP_SHADOW_MASK;
-
-	return s ? (s | XA_VALUE_BIT) : 0;
+	return entry & ((1ULL << SWP_SLOT_BITS) - 1);
 }
 
 int swap_init_zram(enum zram_comp comp, uint64_t nr_slots);

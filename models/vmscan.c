@@ -88,7 +88,8 @@ static void try_to_unmap(struct folio *folio, struct actor *a)
 		*pte = 0;
 	}
 	if (folio_test_anon(folio)) {
-		as->slots[folio->index] = swp_entry(folio->private, 0);
+		as->slots[folio->index] = swp_entry(folio->private);
+		mm.swap->shadow[folio->private] = 0;
 		as->nr_resident--;
 		if (as->owner) {
 			as->owner->rss_anon--;
@@ -214,8 +215,10 @@ static void __remove_mapping(struct folio *folio, bool reclaimed,
 	if (folio_test_swapcache(folio)) {
 		uint64_t slot = folio->private;
 
-		if (folio->mapping)
-			as->slots[folio->index] = swp_entry(slot, shadow);
+		if (folio->mapping) {
+			as->slots[folio->index] = swp_entry(slot);
+			mm.swap->shadow[slot] = shadow;	/* left in the swap cache */
+		}
 		delete_from_swap_cache(folio);
 	} else if (folio->mapping) {
 		as->slots[folio->index] = shadow;

@@ -1445,9 +1445,10 @@ static int scenario_validate(struct scenario *s, char *err, size_t errlen)
 				       "unknown swap type (known: none, zram, block)");
 		if (s->swap.size < 4096)
 			return fail_at(err, errlen, p, "swap", size_key, "a swap device needs a size");
-		if (s->swap.size / 4096 >= (1ULL << 23))
+		/* slots are numbered from 1 in 32 bits (models/swap.h) */
+		if (s->swap.size / 4096 >= (1ULL << 32))
 			return fail_at(err, errlen, p, "swap", size_key,
-				       "more than 2^23 swap slots (32G) is not supported; use --scale");
+				       "2^32 swap slots (16T) or more are not supported; use --scale");
 		if (zram_comp_parse(s->swap.comp_algorithm, &c))
 			return fail_at(err, errlen, p, "swap", "comp_algorithm",
 				       "unknown compressor (known: lz4, lzo, zstd)");

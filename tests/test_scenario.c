@@ -618,6 +618,15 @@ START_TEST(test_debugfs_and_zram_names)
 	t = with("[swap]\ntype = block\ndevice = d0\ndisksize = 8M");
 	expect_error(t, NR_BASE_LINES + 4, "disksize", "zram");
 	free(t);
+	/* chrome-node's 256G zram at its published size fits; 2^32 slots do not */
+	t = with("[swap]\ntype = zram\ndisksize = 256G");
+	load_scaled(t, NULL, 0, 1.0, &s);
+	ck_assert_uint_eq(s.swap.size, 256ULL << 30);
+	scenario_free(&s);
+	free(t);
+	t = with("[swap]\ntype = zram\ndisksize = 16T");
+	expect_error(t, NR_BASE_LINES + 3, "disksize", "16T");
+	free(t);
 	t = with("[debugfs]\nfault_around_bytes = 4M");
 	expect_error(t, NR_BASE_LINES + 2, "fault_around_bytes", "2M");
 	free(t);

@@ -166,6 +166,9 @@ static void check_swap_at(int line)
 			ck_assert_uint_eq(f->private, s);
 			seen[s] = 1;
 		}
+		/* a shadow stays only where a page's entry still leads to its slot */
+		ck_assert_msg(seen[s] || !si->shadow[s], "line %d: free slot %llu keeps a shadow",
+			      line, (unsigned long long)s);
 		referenced += seen[s];
 	}
 	free(seen);
@@ -264,6 +267,46 @@ static void zram_fn(struct actor *a, void *arg)
 	assert_invariants();
 	check_swap();
 }
+
+/*
+ * Slots are taken as from one stack with the lowest on top at first: the
+ * freed ones last freed first, then the never used in order (writeout
+ * starts at the front of the area); a freed slot forgets its shadow.
+ */
+START_TEST(test_swap_slot_order)
+{
+	static const uint64_t want[] = { 3, 1, 5 };
+	struct folio *f[6];
+
+	boot(MEMCG_MAX, 16);
+	ck_assert_int_eq(swap_init_block(&fx.nvme, 0, 5), 0);
+	for (int i = 0; i < 6; i++) {
+		f[i] = folio_of(folio_table_get());
+		f[i]->memcg_id = fx.memcg->id;
+	}
+	for (int i = 0; i < 4; i++) {
+		ck_assert(add_to_swap(f[i]));
+		ck_assert_uint_eq(f[i]->private, i + 1);
+	}
+	mm.swap->shadow[1] = 7;
+	for (int i = 0; i < 3; i += 2) {
+		delete_from_swap_cache(f[i]);
+		swap_free(f[i]->private);
+	}
+	ck_assert_uint_eq(mm.swap->shadow[1], 0);
+	ck_assert_uint_eq(mm.swap->nr_free, 3);
+	delete_from_swap_cache(f[1]);
+	f[1]->private = 0;
+	for (int i = 0; i < 3; i++) {
+		struct folio *g = i ? f[4 + i - 1] : f[1];
+
+		ck_assert(add_to_swap(g));
+		ck_assert_uint_eq(g->private, want[i]);
+	}
+	ck_assert_uint_eq(mm.swap->nr_free, 0);
+	ck_assert(!add_to_swap(f[0]));	/* full */
+}
+END_TEST
 
 START_TEST(test_zram_swapout_swapin)
 {
@@ -679,6 +722,7 @@ static Suite *swap_suite(void)
 
 	tc = tcase_create("limits");
 	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_swap_slot_order);
 	tcase_add_test(tc, test_swap_max_zero_ooms);
 	tcase_add_test(tc, test_swap_full_ooms);
 	tcase_add_test(tc, test_oom_frees_swap_slots_zram);
