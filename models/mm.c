@@ -615,13 +615,16 @@ out:
 /*
  * Pages a check walks per quiescent point between two checks, at most. A
  * check reads every folio of the table handed out so far and every page of
- * every mapping once, a few ns each (the interval counts the whole table); a quiescent point costs the engine about a microsecond or more
- * (../shared/DESIGN.md: ~1 M sleeps per host second). Estimate, measured
- * (CPU time inside the checks over the run's, on a loaded 2-core host):
- * quickstart at its scale 1/8 does 5 checks per policy, 4-5% of its CPU
- * time; chrome-node at 1/64, 200 ms, 2 checks, 2-6%.
+ * every mapping once, a few ns each (the interval counts the whole table);
+ * a quiescent point costs the engine well under a microsecond when its
+ * sleep is deferred (core/engine.c; mmemu bench: 4 M major faults/s, an IO
+ * wait each) and a microsecond or more when SimGrid runs it.
+ * Estimate, measured with perf (CPU time inside the checks over the run's):
+ * file-anon-mix at 1/64 under classic, 21 % of its CPU time at 32 pages per
+ * point, 7 % at 8 (26.6 -> 21.9 s host); ycsb-b at 1/4 under mglru-budget,
+ * 4 % at 32.
  */
-#define MM_CHECK_PAGES_PER_POINT 32
+#define MM_CHECK_PAGES_PER_POINT 8
 
 /* Pages mm_check_invariants() walks at most: the folio table and every mapping. */
 static uint64_t invariants_size(void)
