@@ -133,6 +133,11 @@ static bool actor_defer(struct actor *a, uint64_t t)
 	return true;
 }
 
+static double ns_to_s(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
 /* The time the running actor moved on by itself goes to SimGrid. */
 static void engine_flush_deferred(void)
 {
@@ -143,7 +148,7 @@ static void engine_flush_deferred(void)
 		return;
 	eng.deferred = false;
 	a->wake_ns = t;
-	sg_actor_sleep_until((double)t / 1e9);
+	sg_actor_sleep_until(ns_to_s(t));
 	engine_resume(a);
 }
 
@@ -245,11 +250,6 @@ uint64_t engine_clock_read_ns(void)
 {
 	engine_clock_cache_ns = (uint64_t)llround(simgrid_get_clock() * 1e9);
 	return engine_clock_cache_ns;
-}
-
-static double ns_to_s(uint64_t ns)
-{
-	return (double)ns / 1e9;
 }
 
 int engine_init(const char *platform_xml, uint64_t seed)
@@ -379,6 +379,17 @@ void actor_flush_cpu(struct actor *a)
 	engine_resume(a);
 }
 
+/* a sleeps until t > now: by itself if nobody can tell, else in SimGrid */
+static void actor_sleep_to(struct actor *a, uint64_t t)
+{
+	if (actor_defer(a, t))
+		return;
+	engine_flush_deferred();
+	a->wake_ns = t;
+	sg_actor_sleep_until(ns_to_s(t));
+	engine_resume(a);
+}
+
 /*
  * Pending CPU, then a sleep until t after it: on a host that never shares a
  * core the CPU ends at now + pending whatever the other actors do, so one
@@ -394,17 +405,6 @@ void actor_flush_cpu(struct actor *a)
  * at its own time (swap-zram at 1/32: one runtime_s 0.167369579 -> ...580;
  * with surf/precision 1e-11 the outputs with and without this are the same).
  */
-/* a sleeps until t > now: by itself if nobody can tell, else in SimGrid */
-static void actor_sleep_to(struct actor *a, uint64_t t)
-{
-	if (actor_defer(a, t))
-		return;
-	engine_flush_deferred();
-	a->wake_ns = t;
-	sg_actor_sleep_until(ns_to_s(t));
-	engine_resume(a);
-}
-
 static bool actor_sleep_until_unshared(struct actor *a, uint64_t t)
 {
 	uint64_t ns = a->cpu_pending_ns, cpu_end;
