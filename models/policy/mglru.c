@@ -411,6 +411,15 @@ static struct folio *get_pte_folio(const struct address_space *as, const uint8_t
 	return folio;
 }
 
+/* whether any of the eight PTEs from p on is young */
+static inline bool ptes_any_young(const uint8_t *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, sizeof(w));
+	return w & (UINT64_C(0x0101010101010101) * PTE_YOUNG);
+}
+
 /*
  * walk_pmd_range() and walk_pte_range() over one mapping's page tables
  * (`ptes`: an anon region's, or one mm's PTEs of a file): each PMD entry
@@ -440,10 +449,15 @@ static bool walk_mapping(struct lruvec *lruvec, struct address_space *as, uint8_
 			continue;
 		if (end > as->nr_pages)
 			end = as->nr_pages;
+		total = (int)(end - start);
 		for (uint64_t i = start; i < end; i++) {
 			struct folio *folio;
 
-			total++;
+			/* eight PTEs at once: a word in which none is young holds no folio to age */
+			if (!(i % 8) && i + 8 <= end && !ptes_any_young(ptes + i)) {
+				i += 7;
+				continue;
+			}
 			folio = get_pte_folio(as, ptes, i, lruvec);
 			if (!folio)
 				continue;

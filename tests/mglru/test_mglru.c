@@ -1544,6 +1544,66 @@ START_TEST(test_walk_skips_idle_mm)
 }
 END_TEST
 
+/*
+ * The walk reads a PTE table eight PTEs at a time and skips the words with
+ * no young PTE: a lone young PTE at either end of a word, and one in the
+ * short tail of a table (a 13-page file), are still found, cleared and
+ * their folios promoted (folio_update_gen()) or marked on a first sighting.
+ */
+static void sparse_walk_body(struct actor *a, void *arg)
+{
+	static const uint64_t young[] = { 7, 8, 63, 127 };
+	struct lru_gen_folio *lrugen = lrugen_of(fx.lruvec);
+	struct address_space *odd = file_create("odd", 13, &fx.bdev, 16384, false);
+	bool refs[5];
+	struct scan_control sc;
+	uint64_t seq;
+
+	(void)arg;
+	ck_assert_ptr_nonnull(odd);
+	mm.fault_around_pages = 1;
+	/* dense tables: the first walk clears them and keeps them in the Bloom filter */
+	for (uint64_t i = 0; i < 2 * MIN_LRU_BATCH; i++)
+		ck_assert_int_ge(filemap_map_access(a, fx.task, fx.file, i, false), 0);
+	for (uint64_t i = 0; i < odd->nr_pages; i++)
+		ck_assert_int_ge(filemap_map_access(a, fx.task, odd, i, false), 0);
+	init_sc(&sc, a, DEF_PRIORITY);
+	ck_assert(try_to_inc_max_seq(fx.lruvec, lrugen->max_seq, 0, &sc));
+	ck_assert(!(*harness_file_pte(fx.task, fx.file, 127) & PTE_YOUNG));
+	ck_assert(!(*harness_file_pte(fx.task, odd, 12) & PTE_YOUNG));
+	/* a few pages touched again: lone young PTEs in otherwise old words */
+	for (int k = 0; k < 4; k++) {
+		ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, young[k], false),
+				 ACCESS_HIT);
+		refs[k] = folio_test_referenced(folio_at(fx.file, young[k]));
+	}
+	ck_assert_int_eq(filemap_map_access(a, fx.task, odd, 12, false), ACCESS_HIT);
+	refs[4] = folio_test_referenced(folio_at(odd, 12));
+	seq = lrugen->max_seq;
+	ck_assert(try_to_inc_max_seq(fx.lruvec, seq, 0, &sc));
+	for (int k = 0; k < 5; k++) {
+		struct address_space *as = k < 4 ? fx.file : odd;
+		uint64_t i = k < 4 ? young[k] : 12;
+		struct folio *f = folio_at(as, i);
+
+		ck_assert_msg(!(*harness_file_pte(fx.task, as, i) & PTE_YOUNG),
+			      "%s page %llu: the walk skipped a young PTE", as == odd ? "odd" : "mapped",
+			      (unsigned long long)i);
+		ck_assert_msg(folio_lru_gen(f) == lru_gen_from_seq(seq) ||
+			      (!refs[k] && folio_test_referenced(f)),
+			      "%s page %llu: its reference was not taken", as == odd ? "odd" : "mapped",
+			      (unsigned long long)i);
+	}
+	assert_invariants();
+}
+
+START_TEST(test_walk_sparse_young)
+{
+	boot(_i ? &mglru_budget_policy : &mglru_old_policy);
+	run_body(sparse_walk_body, NULL);
+}
+END_TEST
+
 /* ==================================================================
  * 13. advice: a MADV_RANDOM mapping has no recency (vma_has_recency())
  * ================================================================== */
@@ -1784,6 +1844,7 @@ static Suite *mglru_suite(void)
 	tcase_add_loop_test(tc, test_root_reclaim_needs_writepage, 0, 2);
 	tcase_add_loop_test(tc, test_fault_placement_72, 0, 2);
 	tcase_add_loop_test(tc, test_walk_skips_idle_mm, 0, 2);
+	tcase_add_loop_test(tc, test_walk_sparse_young, 0, 2);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("advice");
