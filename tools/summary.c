@@ -176,10 +176,16 @@ static struct table_cell summary_cell(void *ctx, int col, int slot)
 	return c;
 }
 
-/* The keys options set, in order ("a=1 b=2" -> "a b"), malloc'ed; NULL: out of memory. */
-static char *option_keys(const char *options)
+/*
+ * One part of each "key=value" word of options, joined by a space, in order
+ * (malloc'ed; NULL: out of memory): the keys ("a=1 b=2" -> "a b"), or the
+ * values ("memcg.app.max=300M" -> "300M"). The parts are copied by length:
+ * the result is never longer than options.
+ */
+static char *option_parts(const char *options, bool values)
 {
-	char *out = calloc(1, strlen(options) + 1), *copy = strdup(options), *save;
+	size_t len = strlen(options), n = 0;
+	char *out = malloc(len + 1), *copy = strdup(options), *save;
 
 	if (!out || !copy) {
 		free(out);
@@ -187,14 +193,23 @@ static char *option_keys(const char *options)
 		return NULL;
 	}
 	for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
-		char *eq = strchr(t, '=');
+		char *eq = strchr(t, '='), *part = values && eq ? eq + 1 : t;
+		size_t plen = !values && eq ? (size_t)(eq - t) : strlen(part);
 
-		if (out[0])
-			strcat(out, " ");
-		strncat(out, t, eq ? (size_t)(eq - t) : strlen(t));
+		if (n)
+			out[n++] = ' ';
+		memcpy(out + n, part, plen);
+		n += plen;
 	}
+	out[n] = '\0';
 	free(copy);
 	return out;
+}
+
+/* The keys options set, in order ("a=1 b=2" -> "a b"), malloc'ed; NULL: out of memory. */
+static char *option_keys(const char *options)
+{
+	return option_parts(options, false);
 }
 
 /*
@@ -222,22 +237,7 @@ static char *same_short_keys(const struct summary *s)
 /* "300M" from "memcg.app.max=300M", values joined by a space. */
 static char *option_values(const char *options)
 {
-	char *out = calloc(1, strlen(options) + 1), *copy = strdup(options), *save;
-
-	if (!out || !copy) {
-		free(out);
-		free(copy);
-		return NULL;
-	}
-	for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
-		char *eq = strchr(t, '=');
-
-		if (out[0])
-			strcat(out, " ");
-		strcat(out, eq ? eq + 1 : t);
-	}
-	free(copy);
-	return out;
+	return option_parts(options, true);
 }
 
 static int summary_text(FILE *f, const struct output_opts *o, struct summary *s, char *err,
