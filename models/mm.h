@@ -228,7 +228,7 @@ struct task {
  * Variants from the isolate_folios discussion apply to both MGLRU policies.
  */
 struct mglru_opts {
-	int fallback;		/* 0 scanned0 (kernel), 1 explicit */
+	int fallback;		/* 0 scanned0 (7.2), 1 explicit, 2 priority0 (7.3-rc) */
 	int exhaust_detect;	/* fall back when the last evictable gen was scanned */
 	int retry_once;		/* nothing isolated, not exhausted: same type again */
 	int fallback_gate;	/* fall back only if the other type has > MIN_NR_GENS + 1 gens */

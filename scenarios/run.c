@@ -125,6 +125,44 @@ static void report_nodes(struct run_result *r)
 	}
 }
 
+/* lru_gen_report() of every node of a memcg, summed key by key */
+struct lru_gen_sum {
+	const char *key[64];
+	char names[64][48];
+	uint64_t value[64];
+	int nr, pos;
+};
+
+static void lru_gen_sum_add(void *ctx, const char *key, uint64_t value)
+{
+	struct lru_gen_sum *s = ctx;
+
+	if (s->pos == s->nr) {
+		if (s->nr == (int)(sizeof(s->value) / sizeof(s->value[0])))
+			abort();	/* lru_gen_report() grew: enlarge the table */
+		snprintf(s->names[s->nr], sizeof(s->names[0]), "%s", key);
+		s->key[s->nr++] = s->names[s->pos];
+	}
+	s->value[s->pos++] += value;
+}
+
+static void report_lru_gen(struct run_result *r, struct mem_cgroup *memcg)
+{
+	struct lru_gen_sum sum = { .nr = 0 };
+	struct result_group *g;
+	char name[128];
+	int nid;
+
+	for_each_node(nid) {
+		sum.pos = 0;
+		lru_gen_report(memcg->lruvec[nid], lru_gen_sum_add, &sum);
+	}
+	snprintf(name, sizeof(name), "memcg.%s.lru_gen", memcg->name);
+	g = result_group(r, name);
+	for (int i = 0; i < sum.nr; i++)
+		result_add_u64(g, sum.key[i], sum.value[i]);
+}
+
 static void report_memcg(struct run_result *r, struct mem_cgroup *memcg)
 {
 	static const enum vm_event_item events[] = {
@@ -177,6 +215,8 @@ static void report_memcg(struct run_result *r, struct mem_cgroup *memcg)
 	for (int i = 0; i < MEMCG_NR_MEMORY_EVENTS; i++)
 		result_add_u64(g, memcg_event_name[i],
 			       memcg_memory_events(memcg, (enum memcg_memory_event)i));
+	if (mm.policy->shrink_node)	/* the MGLRU policies */
+		report_lru_gen(r, memcg);
 }
 
 static void report_swap(struct run_result *r)

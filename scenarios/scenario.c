@@ -151,8 +151,8 @@ static const struct key_desc machine_keys[] = {
 };
 
 static const struct key_desc mglru_keys[] = {
-	KD("fallback", KT_FALLBACK, U, struct scn_mglru, fallback, 0, 0, "scanned0 or explicit",
-	   "isolate_folios variant: scanned0 (the kernel) or explicit"),
+	KD("fallback", KT_FALLBACK, U, struct scn_mglru, fallback, 0, 0, "scanned0, explicit or priority0",
+	   "isolate_folios variant: scanned0 (7.2), explicit, or priority0 (7.3-rc)"),
 	KD("exhaust_detect", KT_TRISTATE, U, struct scn_mglru, exhaust_detect, 0, 0, "0 or 1",
 	   "isolate_folios variant: fall back once the last gen ran dry"),
 	KD("retry_once", KT_TRISTATE, U, struct scn_mglru, retry_once, 0, 0, "0 or 1",
@@ -978,6 +978,8 @@ static int set_key(void *obj, const struct key_desc *k, const struct entry *e, d
 			*(int *)p = 0;
 		else if (!strcmp(e->value, "explicit"))
 			*(int *)p = 1;
+		else if (!strcmp(e->value, "priority0"))
+			*(int *)p = 2;
 		else
 			return bad_value(ec, e, k->what);
 		return 0;

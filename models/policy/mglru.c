@@ -10,6 +10,7 @@
  * prunes PTE tables with the Bloom filters, but not with non-leaf PMD young
  * bits; get_random_u32_below() is the kernel's deterministic stream.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +21,14 @@
 #include "models/vmscan.h"
 #include "models/workingset.h"
 
-#define LRU_REFS_FLAGS ((1U << PG_referenced) | (1U << PG_workingset))
+/*
+ * LRU_REFS_FLAGS (include/linux/mmzone.h since 4d5d14a01e2c "mm/mglru: rework
+ * workingset protection", 6.14): the fd-access count, PG_referenced and the
+ * refs bits. PG_workingset is not part of it: once set it stays until the
+ * folio is reclaimed or lru_gen_clear_refs() deactivates it, so
+ * folio_inc_gen() and the rejected-folio rule of evict_folios() keep it.
+ */
+#define LRU_REFS_FLAGS (LRU_REFS_MASK | (1U << PG_referenced))
 
 static const struct lru_gen_variant *variant(void)
 {
@@ -632,8 +640,10 @@ static bool inc_min_seq(struct lruvec *lruvec, int type, int swappiness)
 
 		lru_gen_move(lruvec, folio, new_gen, true);
 		/* don't count the workingset being lazily promoted */
-		if (refs + workingset != (1 << LRU_REFS_WIDTH) + 1)
+		if (refs + workingset != (1 << LRU_REFS_WIDTH) + 1) {
 			lrugen->protected[type][lru_tier_from_refs(refs, workingset)]++;
+			lrugen->stats.protected[type][lru_tier_from_refs(refs, workingset)]++;
+		}
 		if (!--remaining)
 			return false;
 	}
@@ -966,8 +976,10 @@ static bool sort_folio(struct lruvec *lruvec, struct folio *folio, struct scan_c
 		gen = folio_inc_gen(lruvec, folio, false);
 		lru_gen_move(lruvec, folio, gen, false);
 		/* don't count the workingset being lazily promoted */
-		if (refs + workingset != (1 << LRU_REFS_WIDTH) + 1)
+		if (refs + workingset != (1 << LRU_REFS_WIDTH) + 1) {
 			lrugen->protected[type][tier]++;
+			lrugen->stats.protected[type][tier]++;
+		}
 		return true;
 	}
 	if (variant()->reactivate_dirty)
@@ -1111,7 +1123,7 @@ static enum isolate_next isolate_folios_next(const struct lruvec *lruvec, int ty
 					     const struct scan_result *r, bool *fell_back,
 					     bool *retried)
 {
-	bool explicit = opt(mm.mglru.fallback) || opt(mm.mglru.exhaust_detect) ||
+	bool explicit = mm.mglru.fallback == 1 || opt(mm.mglru.exhaust_detect) ||
 			opt(mm.mglru.retry_once);
 	bool gated = opt(mm.mglru.fallback_gate) &&
 		     get_nr_gens(lruvec, !type) <= MIN_NR_GENS + 1;
@@ -1164,6 +1176,24 @@ int isolate_folios(uint64_t nr_to_scan, struct lruvec *lruvec, struct scan_contr
 		*isolated += r.isolated;
 		if (r.isolated)
 			return variant()->budget_loop ? total : r.scanned;
+		if (mm.mglru.fallback == 2) {
+			/*
+			 * 7.3-rc (mm/vmscan.c of 7.3-rc5; the commit is not
+			 * identified): one more try per evictable type; after a
+			 * type scanned nothing, flush its empty gens and fall
+			 * back only when reclaim runs at priority 0, so a
+			 * scanned but unproductive type is tried again.
+			 */
+			if (!both || fell_back)
+				return variant()->budget_loop ? total : r.scanned;
+			fell_back = true;
+			if (!r.scanned) {
+				try_to_inc_min_seq(lruvec, swappiness);
+				if (!sc->priority)
+					type = !type;
+			}
+			continue;
+		}
 		switch (isolate_folios_next(lruvec, type, both, &r, &fell_back, &retried)) {
 		case ISOLATE_STOP:
 			return variant()->budget_loop ? total : r.scanned;
@@ -1612,6 +1642,7 @@ static uint64_t lru_gen_eviction(struct folio *folio, struct mem_cgroup *target_
 	(void)target_memcg;	/* MGLRU records the folio's own lruvec */
 
 	lrugen->evicted[type][lru_tier_from_refs(refs, workingset)]++;
+	lrugen->stats.evicted[type][lru_tier_from_refs(refs, workingset)]++;
 	return pack_shadow(folio->memcg_id, folio->nid, token, workingset);
 }
 
@@ -1651,6 +1682,7 @@ static void lru_gen_refault(struct folio *folio, uint64_t shadow)
 	refs = (int)(token & ((1U << LRU_REFS_WIDTH) - 1)) + 1;
 	tier = lru_tier_from_refs(refs, workingset);
 	lrugen_of(lruvec)->refaulted[type][tier]++;
+	lrugen_of(lruvec)->stats.refaulted[type][tier]++;
 	/* folio_add_lru() sets it active in a fault (6cbdd9726fb5: only the
 	 * workingset) */
 	if (mm.in_lru_fault && (!variant()->fault_mark_accessed || workingset))
@@ -1781,6 +1813,30 @@ static int mglru_check_lruvec(struct lruvec *lruvec, uint64_t nr_listed[NR_LRU_L
 				return -1;
 			}
 	return 0;
+}
+
+void lru_gen_report(const struct lruvec *lruvec, lru_gen_stat_fn add, void *ctx)
+{
+	static const char *const type_name[ANON_AND_FILE] = { "anon", "file" };
+	const struct lru_gen_folio *lrugen = lrugen_of(lruvec);
+	char key[48];
+
+	/* max_seq starts at MIN_NR_GENS + 1 and min_seq at 0 (lru_gen_init_lruvec) */
+	add(ctx, "inc_max_seq", lrugen->max_seq - (MIN_NR_GENS + 1));
+	for (int type = 0; type < ANON_AND_FILE; type++) {
+		snprintf(key, sizeof(key), "inc_min_seq_%s", type_name[type]);
+		add(ctx, key, lrugen->min_seq[type]);
+	}
+	for (int type = 0; type < ANON_AND_FILE; type++) {
+		for (int tier = 0; tier < MAX_NR_TIERS; tier++) {
+			snprintf(key, sizeof(key), "%s_tier%d_evicted", type_name[type], tier);
+			add(ctx, key, lrugen->stats.evicted[type][tier]);
+			snprintf(key, sizeof(key), "%s_tier%d_refaulted", type_name[type], tier);
+			add(ctx, key, lrugen->stats.refaulted[type][tier]);
+			snprintf(key, sizeof(key), "%s_tier%d_protected", type_name[type], tier);
+			add(ctx, key, lrugen->stats.protected[type][tier]);
+		}
+	}
 }
 
 /* The format of /sys/kernel/debug/lru_gen */

@@ -86,6 +86,12 @@ struct lru_gen_folio {
 	uint64_t protected[ANON_AND_FILE][MAX_NR_TIERS];	/* PID: P term, current gen */
 	uint64_t evicted[ANON_AND_FILE][MAX_NR_TIERS];
 	uint64_t refaulted[ANON_AND_FILE][MAX_NR_TIERS];
+	/* the same three, never reset: what lru_gen_report() prints */
+	struct lru_gen_stats {
+		uint64_t evicted[ANON_AND_FILE][MAX_NR_TIERS];
+		uint64_t refaulted[ANON_AND_FILE][MAX_NR_TIERS];
+		uint64_t protected[ANON_AND_FILE][MAX_NR_TIERS];
+	} stats;
 	/* memcg LRU */
 	int gen;				/* memcg generation */
 	int seg;				/* MEMCG_LRU_HEAD/TAIL segment, 0 = default */
@@ -181,5 +187,15 @@ int evict_folios(uint64_t nr_to_scan, struct lruvec *lruvec, struct scan_control
 		 int swappiness, int *isolated);
 bool try_to_shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc);
 int get_swappiness(const struct lruvec *lruvec, const struct scan_control *sc);
+/*
+ * lru_gen_report(): the lruvec's generation counters as (key, value) pairs,
+ * in the same order on every call: the rise of max_seq (inc_max_seq, the
+ * generations created) and of min_seq per type (the generations retired)
+ * and, per type and tier, the folios evicted, refaulted and
+ * protected since the start (the counts /sys/kernel/debug/lru_gen_full
+ * shows per generation).
+ */
+typedef void (*lru_gen_stat_fn)(void *ctx, const char *key, uint64_t value);
+void lru_gen_report(const struct lruvec *lruvec, lru_gen_stat_fn add, void *ctx);
 
 #endif

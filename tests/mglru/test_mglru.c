@@ -902,6 +902,115 @@ START_TEST(test_scan_stops_at_max_lru_batch)
 }
 END_TEST
 
+/*
+ * LRU_REFS_FLAGS since 4d5d14a01e2c (6.14) is the refs bits and
+ * PG_referenced only: a folio read five times is lazily promoted by
+ * sort_folio() (folio_inc_gen() clears its refs) but keeps PG_workingset,
+ * so it stays in the top tier and is protected on its next turn in the
+ * oldest gen. With PG_workingset in LRU_REFS_FLAGS (before 6.14) it would
+ * fall back to tier 0 and be isolated there.
+ */
+static void workingset_kept_body(struct actor *a, void *arg)
+{
+	struct lru_gen_folio *lrugen = lrugen_of(fx.lruvec);
+	struct scan_control sc;
+	struct scan_result r;
+	struct flist list;
+	struct folio *f;
+	uint64_t min_seq;
+
+	(void)arg;
+	init_sc(&sc, a, DEF_PRIORITY);
+	flist_init(&list);
+	for (int i = 0; i < 5; i++)
+		ck_assert_int_ge(filemap_read(a, fx.task, fx.file2, 10), 0);
+	f = folio_at(fx.file2, 10);
+	ck_assert_int_eq(folio_lru_refs(f), 4);
+	ck_assert(folio_test_workingset(f));
+	min_seq = lrugen->min_seq[LRU_GEN_FILE];
+	ck_assert_int_eq(folio_lru_gen(f), lru_gen_from_seq(min_seq));
+
+	/* refs + workingset == 2^LRU_REFS_WIDTH + 1: lazily promoted, not counted */
+	r = scan_folios(MAX_LRU_BATCH, fx.lruvec, &sc, LRU_GEN_FILE, MAX_NR_TIERS - 1, &list);
+	ck_assert_int_eq(r.isolated, 0);
+	ck_assert_int_eq(folio_lru_gen(f), lru_gen_from_seq(min_seq + 1));
+	ck_assert(!folio_test_referenced(f));
+	ck_assert_uint_eq(f->flags & LRU_REFS_MASK, 0);
+	ck_assert_msg(folio_test_workingset(f), "folio_inc_gen() cleared PG_workingset");
+	ck_assert_uint_eq(lrugen->protected[LRU_GEN_FILE][MAX_NR_TIERS - 1], 0);
+
+	/* its gen becomes the oldest; with tier_idx 0 the top tier is protected */
+	ck_assert(try_to_inc_min_seq(fx.lruvec, 0));
+	ck_assert_uint_eq(lrugen->min_seq[LRU_GEN_FILE], min_seq + 1);
+	r = scan_folios(MAX_LRU_BATCH, fx.lruvec, &sc, LRU_GEN_FILE, 0, &list);
+	ck_assert_int_eq(r.isolated, 0);
+	ck_assert(flist_empty(&list));
+	ck_assert_int_eq(folio_lru_gen(f), lru_gen_from_seq(min_seq + 2));
+	ck_assert_uint_eq(lrugen->protected[LRU_GEN_FILE][MAX_NR_TIERS - 1], 1);
+	ck_assert_uint_eq(lrugen->stats.protected[LRU_GEN_FILE][MAX_NR_TIERS - 1], 1);
+	ck_assert(folio_test_workingset(f));
+	assert_invariants();
+}
+
+START_TEST(test_workingset_survives_promotion)
+{
+	boot(_i ? &mglru_budget_policy : &mglru_old_policy);
+	run_body(workingset_kept_body, NULL);
+}
+END_TEST
+
+/* lru_gen_report(): the generations created and retired, and the per-tier counts */
+struct report_seen {
+	uint64_t inc_max_seq, inc_min_seq_file, file_tier0_evicted, file_tier0_refaulted;
+	int nr;
+};
+
+static void report_collect(void *ctx, const char *key, uint64_t value)
+{
+	struct report_seen *s = ctx;
+
+	s->nr++;
+	if (!strcmp(key, "inc_max_seq"))
+		s->inc_max_seq = value;
+	else if (!strcmp(key, "inc_min_seq_file"))
+		s->inc_min_seq_file = value;
+	else if (!strcmp(key, "file_tier0_evicted"))
+		s->file_tier0_evicted = value;
+	else if (!strcmp(key, "file_tier0_refaulted"))
+		s->file_tier0_refaulted = value;
+}
+
+static void report_body(struct actor *a, void *arg)
+{
+	struct report_seen seen = { 0 };
+	struct lruvec *lruvec = fx.lruvec;
+	struct lru_gen_folio *lrugen = lrugen_of(lruvec);
+
+	(void)arg;
+	lru_gen_report(lruvec, report_collect, &seen);
+	ck_assert_uint_eq(seen.inc_max_seq, 0);
+	ck_assert_int_eq(seen.nr, 3 + ANON_AND_FILE * MAX_NR_TIERS * 3);
+	ck_assert(inc_max_seq(lruvec, lrugen->max_seq, 0, a));
+	ck_assert(inc_max_seq(lruvec, lrugen->max_seq, 0, a));
+	ck_assert(try_to_inc_min_seq(lruvec, 0));
+	lrugen->stats.evicted[LRU_GEN_FILE][0] = 7;
+	lrugen->stats.refaulted[LRU_GEN_FILE][0] = 5;
+	memset(&seen, 0, sizeof(seen));
+	lru_gen_report(lruvec, report_collect, &seen);
+	ck_assert_uint_eq(seen.inc_max_seq, 2);
+	ck_assert_uint_eq(seen.inc_min_seq_file, lrugen->min_seq[LRU_GEN_FILE]);
+	ck_assert_uint_ge(seen.inc_min_seq_file, 2);
+	ck_assert_uint_eq(seen.file_tier0_evicted, 7);
+	ck_assert_uint_eq(seen.file_tier0_refaulted, 5);
+}
+
+START_TEST(test_lru_gen_report)
+{
+	boot(&mglru_budget_policy);
+	run_body(report_body, NULL);
+}
+END_TEST
+
 /* ==================================================================
  * 7. isolate_folios fallback and its variants
  * ================================================================== */
@@ -918,36 +1027,43 @@ struct fb_case {
 	enum fb_layout layout;
 	bool expect_fallback;
 	bool budget;	/* policy */
+	bool priority0;	/* reclaim at priority 0, not DEF_PRIORITY */
 };
 
 static const struct fb_case fb_cases[] = {
-	{ "kernel",		-1, -1, -1, -1, FB_ANON4, true, false },
-	{ "kernel-budget",	-1, -1, -1, -1, FB_ANON4, true, true },
-	{ "kernel-anon3",	-1, -1, -1, -1, FB_ANON3, true, false },
-	{ "fallback=0",		 0,  0,  0,  0, FB_ANON4, true, false },
-	{ "fallback=1",		 1, -1, -1, -1, FB_ANON4, true, false },
-	{ "fallback=1-budget",	 1, -1, -1, -1, FB_ANON4, true, true },
-	{ "retry_once",		-1, -1,  1, -1, FB_ANON4, true, false },
-	{ "gate-anon4",		-1, -1, -1,  1, FB_ANON4, true, false },
-	{ "gate-anon3",		-1, -1, -1,  1, FB_ANON3, false, false },
-	{ "gate-anon3-budget",	-1, -1, -1,  1, FB_ANON3, false, true },
-	{ "fallback+gate-anon3", 1, -1, -1,  1, FB_ANON3, false, false },
+	{ "kernel",		-1, -1, -1, -1, FB_ANON4, true, false, false },
+	{ "kernel-budget",	-1, -1, -1, -1, FB_ANON4, true, true, false },
+	{ "kernel-anon3",	-1, -1, -1, -1, FB_ANON3, true, false, false },
+	{ "fallback=0",		 0,  0,  0,  0, FB_ANON4, true, false, false },
+	{ "fallback=1",		 1, -1, -1, -1, FB_ANON4, true, false, false },
+	{ "fallback=1-budget",	 1, -1, -1, -1, FB_ANON4, true, true, false },
+	{ "retry_once",		-1, -1,  1, -1, FB_ANON4, true, false, false },
+	{ "gate-anon4",		-1, -1, -1,  1, FB_ANON4, true, false, false },
+	{ "gate-anon3",		-1, -1, -1,  1, FB_ANON3, false, false, false },
+	{ "gate-anon3-budget",	-1, -1, -1,  1, FB_ANON3, false, true, false },
+	{ "fallback+gate-anon3", 1, -1, -1,  1, FB_ANON3, false, false, false },
 	/*
 	 * exhaust_detect falls back on "exhausted", defined as the last
 	 * evictable gen (min_seq + MIN_NR_GENS == max_seq) scanned dry. A
 	 * type already at MIN_NR_GENS returns early and is not "exhausted":
 	 * no fallback there (see the report).
 	 */
-	{ "exhaust-anon4",	-1,  1, -1, -1, FB_ANON4, false, false },
-	{ "exhaust-filedry",	-1,  1, -1, -1, FB_FILE_DRY, true, false },
-	{ "exhaust-filedry-budget", -1, 1, -1, -1, FB_FILE_DRY, true, true },
+	{ "exhaust-anon4",	-1,  1, -1, -1, FB_ANON4, false, false, false },
+	{ "exhaust-filedry",	-1,  1, -1, -1, FB_FILE_DRY, true, false, false },
+	{ "exhaust-filedry-budget", -1, 1, -1, -1, FB_FILE_DRY, true, true, false },
 	/* mglru-old's "nothing isolated and not stopped -> 0 scanned" falls back */
-	{ "kernel-filedry",	-1, -1, -1, -1, FB_FILE_DRY, true, false },
+	{ "kernel-filedry",	-1, -1, -1, -1, FB_FILE_DRY, true, false, false },
 	/* patch 06: the file type scanned something, so no fallback (it tries
 	 * file again, which now scans nothing, and the two tries are used up) */
-	{ "kernel-filedry-budget", -1, -1, -1, -1, FB_FILE_DRY, false, true },
+	{ "kernel-filedry-budget", -1, -1, -1, -1, FB_FILE_DRY, false, true, false },
 	/* Barry's 1/3: one explicit fallback on nothing scanned, so none here */
-	{ "explicit-filedry",	 1, -1, -1, -1, FB_FILE_DRY, false, true },
+	{ "explicit-filedry",	 1, -1, -1, -1, FB_FILE_DRY, false, true, false },
+	/* 7.3-rc: nothing scanned falls back only at priority 0 */
+	{ "priority0-anon4",	 2, -1, -1, -1, FB_ANON4, false, true, false },
+	{ "priority0-anon4-prio0", 2, -1, -1, -1, FB_ANON4, true, true, true },
+	{ "priority0-anon4-old-prio0", 2, -1, -1, -1, FB_ANON4, true, false, true },
+	/* scanned but isolated nothing: the same type again, even at priority 0 */
+	{ "priority0-filedry-prio0", 2, -1, -1, -1, FB_FILE_DRY, false, true, true },
 };
 
 #define NR_FB_ANON 100
@@ -960,7 +1076,7 @@ static void fallback_body(struct actor *a, void *arg)
 	struct flist list;
 	int type = -1, isolated = -1, scanned;
 
-	init_sc(&sc, a, DEF_PRIORITY);
+	init_sc(&sc, a, c->priority0 ? 0 : DEF_PRIORITY);
 	flist_init(&list);
 	fault_anon(a, NR_FB_ANON);	/* at seq 2 */
 	switch (c->layout) {
@@ -1817,6 +1933,8 @@ static Suite *mglru_suite(void)
 	tcase_add_loop_test(tc, test_scan_min_nr_gens, 0, 2);
 	tcase_add_loop_test(tc, test_scan_stops_at_min_lru_batch, 0, 2);
 	tcase_add_loop_test(tc, test_scan_stops_at_max_lru_batch, 0, 2);
+	tcase_add_loop_test(tc, test_workingset_survives_promotion, 0, 2);
+	tcase_add_test(tc, test_lru_gen_report);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("fallback");
