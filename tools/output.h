@@ -9,7 +9,8 @@
  *   {"schema_version": 2, "mmemu_version", "scenario", "scenario_path",
  *    "scale", "runs": [{"policy", "options", "seed", "sim_seconds",
  *    "host_seconds", "vmstat": {...}, "nodes": [{...}, ...],
- *    "memcgs": {NAME: {..., "memory.stat": {...}, "memory.events": {...}}},
+ *    "memcgs": {NAME: {..., "memory.stat": {...}, "memory.events": {...},
+ *               "lru_gen": {...} (MGLRU policies)}},
  *    "workloads": {NAME: {...}}, "devices": {NAME: {...}},
  *    any other group by its name ("swap": {...}),
  *    "lru_gen_samples": [...], "lru_gen_dump": "..."}]}

@@ -1700,7 +1700,8 @@ static int add_groups(struct prun *r, const Mmemu__Run *run, char *why)
 		struct mcinfo *mc;
 		char *name;
 
-		if (strncmp(grp->name, "memcg.", 6) || has_suffix(grp->name, ".memory.events", &len))
+		if (strncmp(grp->name, "memcg.", 6) || has_suffix(grp->name, ".memory.events", &len) ||
+		    has_suffix(grp->name, ".lru_gen", &len))
 			continue;
 		stat = has_suffix(grp->name, ".memory.stat", &len);
 		if (!stat)
