@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""The verdict rule of tools/reproduce on hand-made rows: each row is a
+published claim and mmemu's (before, after) values at three or more seeds,
+judged as the report judges it (judge() -> verdict()). Every assertion names
+a verdict a wrong rule would give instead."""
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import unittest
+
+SRC = os.environ.get("SRCDIR") or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_loader = importlib.machinery.SourceFileLoader("reproduce",
+                                               os.path.join(SRC, "tools", "reproduce"))
+_spec = importlib.util.spec_from_loader("reproduce", _loader)
+rp = importlib.util.module_from_spec(_spec)
+_loader.exec_module(rp)
+
+
+def seeds(before, changes):
+    """(before, after) pairs, one per seed, whose relative changes are `changes`."""
+    return [(before, before * (1 + c)) for c in changes]
+
+
+def v(c, pairs):
+    return rp.judge(c, pairs)[4]
+
+
+A1_TPUT = rp.claim("throughput ops/s", "x", 62485, 79761)            # +27.6 %
+
+
+class Verdicts(unittest.TestCase):
+    def test_small_change_beyond_noise_is_weak_never_match(self):
+        # A1 at 1/16: +0.6 % against +27.6 %, seeds agreeing within 0.2 %
+        self.assertEqual(v(A1_TPUT, seeds(209061, [0.005, 0.006, 0.007])), "weak")
+
+    def test_change_within_noise_is_no_effect(self):
+        # +0.6 % on average, but the seeds spread from -1.9 % to +3.1 %
+        self.assertEqual(v(A1_TPUT, seeds(209061, [-0.019, 0.006, 0.031])), "no effect")
+
+    def test_noise_is_the_spread_of_the_per_seed_changes(self):
+        # spread 0.4 %: a +0.5 % mean is beyond it (weak), not within (no effect)
+        _, _, mm, noise, verdict = rp.judge(A1_TPUT, seeds(1000, [0.003, 0.005, 0.007]))
+        self.assertAlmostEqual(mm, 0.005)
+        self.assertAlmostEqual(noise, 0.004)
+        self.assertEqual(verdict, "weak")
+
+    def test_within_two_times_is_match(self):
+        self.assertEqual(v(A1_TPUT, seeds(1000, [0.15, 0.16, 0.17])), "match")
+        self.assertEqual(v(A1_TPUT, seeds(1000, [0.50, 0.51, 0.52])), "match")
+
+    def test_just_beyond_two_times_is_weak(self):
+        self.assertEqual(v(A1_TPUT, seeds(1000, [0.12, 0.13, 0.13])), "weak")
+        self.assertEqual(v(A1_TPUT, seeds(1000, [0.58, 0.60, 0.60])), "weak")
+
+    def test_other_sign_beyond_noise_is_opposite(self):
+        self.assertEqual(v(A1_TPUT, seeds(1000, [-0.05, -0.051, -0.049])), "opposite")
+        lat = rp.claim("latency", "x", 501.0, 391.3)                  # -21.9 %
+        self.assertEqual(v(lat, seeds(150, [0.10, 0.11, 0.12])), "opposite")
+        self.assertEqual(v(lat, seeds(150, [-0.20, -0.21, -0.22])), "match")
+
+    def test_fewer_than_three_seeds_is_unjudged(self):
+        self.assertEqual(v(A1_TPUT, seeds(1000, [0.20, 0.21])), "unjudged")
+        self.assertIsNone(rp.noise_of([0.2, 0.21]))
+
+    def test_flat_claim_within_noise_is_flat_beyond_is_moved(self):
+        tps = rp.claim("tps", "x", 17260.8, 17266.8, flat=True)
+        self.assertEqual(v(tps, seeds(1000, [-0.01, 0.0, 0.01])), "flat")
+        # 2 % beyond a 0.2 % noise: the publication's "no change" does not hold
+        self.assertEqual(v(tps, seeds(1000, [0.019, 0.02, 0.021])), "moved")
+
+    def test_flat_jain_judged_on_one_minus_j(self):
+        # J 0.997795 -> 0.991480 is -0.6 % of J (flat on J) but 1 - J
+        # 0.0022 -> 0.0085, unfairness 3.9 times as large: moved
+        jain = rp.claim("Jain", "x", 0.99, 0.99, kind="1-J", flat=True)
+        pairs = [(0.997795, 0.991480), (0.997790, 0.991470), (0.997800, 0.991490)]
+        self.assertEqual(v(jain, pairs), "moved")
+        self.assertAlmostEqual(rp.change(0.997795, 0.991480, "1-J"), 2.864, places=2)
+
+    def test_published_jain_change_is_a_change_in_unfairness(self):
+        # A2: published -0.6 % of J is +286 % of 1 - J; mmemu 0.999 -> 0.9989
+        # at every seed is +10 % of 1 - J: weak, not flat and not match
+        jain = rp.claim("Jain", "x", 0.997795, 0.991480, kind="1-J")
+        pairs = [(0.999, 0.9989), (0.999, 0.99889), (0.999, 0.99891)]
+        self.assertEqual(v(jain, pairs), "weak")
+        # and a fall of unfairness is the opposite of the published rise
+        self.assertEqual(v(jain, [(0.995, 0.998), (0.995, 0.9981), (0.995, 0.9979)]),
+                         "opposite")
+
+    def test_share_judged_in_points(self):
+        # [0,1) s: 33.61 % -> 32.80 %, -0.81 points (-2.4 % relative); mmemu
+        # 10.0 -> 9.5 is -0.5 points, a match in points (a relative -5 % would
+        # be over twice the relative -2.4 %: weak)
+        share = rp.claim("[0,1) s %", "x", 33.61, 32.80, kind="pp")
+        pairs = [(10.0, 9.5), (10.0, 9.49), (10.0, 9.51)]
+        self.assertEqual(v(share, pairs), "match")
+        self.assertAlmostEqual(rp.judge(share, pairs)[2], -0.5)
+
+    def test_kept_back_has_no_verdict(self):
+        self.assertEqual(v(rp.claim("launch mean ms", "x"), seeds(100, [0.1, 0.1, 0.1])),
+                         "(kept back)")
+
+    def test_no_run_is_no_result(self):
+        self.assertEqual(v(A1_TPUT, [(None, None)] * 3), "no result")
+
+    def test_zero_to_zero_flat(self):
+        ra = rp.claim("workingset_refault_anon", "x", 0, 0, flat=True)
+        self.assertEqual(v(ra, [(0, 0)] * 3), "flat")
+        self.assertEqual(v(ra, [(0, 5), (0, 7), (0, 6)]), "moved")
+
+    def test_events_and_story(self):
+        self.assertEqual(rp.event_verdict([True, True, True]), "reproduced")
+        self.assertEqual(rp.event_verdict([False, False, False]), "not reproduced")
+        self.assertTrue(rp.event_verdict([True, False, True]).startswith("mixed"))
+        self.assertEqual(rp.same_story(["match", "match", "match"]), "yes")
+        self.assertEqual(rp.same_story(["match", "weak", "match"]), "no")
+        self.assertEqual(rp.same_story(["match"]), "one scale")
+
+
+if __name__ == "__main__":
+    r = unittest.main(exit=False, verbosity=1).result
+    sys.exit(0 if r.wasSuccessful() else 1)
