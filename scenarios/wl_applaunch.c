@@ -1,12 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Android-like app launches in sequence. Each app is a process in its own
- * memcg (as Android's per-app cgroups) with a code file (APK, odex/vdex/oat,
- * native libraries: mapped VM_EXEC, read through page faults from flash)
- * and an anonymous heap. The launcher brings apps to the front one after the
- * other, cycling through them; apps stay alive in the background (cached
- * processes; lmkd kills are not modelled), so a launch is cold only as far as
- * the app's pages were reclaimed meanwhile.
+ * Android-like cold launches of several apps in sequence. Each app is a
+ * process in its own memcg (as Android's per-app cgroups) with a code file
+ * (APK, odex/vdex/oat, native libraries: mapped VM_EXEC, read through page
+ * faults from flash) and an anonymous heap. The launcher brings apps to the
+ * front one after the other, cycling through them. An app left in the back
+ * stays alive as a cached process (lmkd kills are not modelled), its heap
+ * and code pages pressing on the others; when its turn comes again its
+ * process is stopped first (am start -S: force-stop, then start), so every
+ * launch starts a new process and builds its heap anew: a cold launch.
+ * Its code pages are cached only as far as the other apps' pressure left
+ * them; nothing drops them by hand.
+ *
+ * The first cycle fills the phone: those launches read code never read
+ * before and are reported apart (first_launch_*). The launches measured
+ * (launch_*) are those after it, each the cold launch of an app whose code
+ * was cached once and reclaimed since as far as the others' pressure went;
+ * launch_code_cached_pct says how much of its code file was still cached
+ * when the launch began.
  *
  * A launch runs from the start until the startup working set is touched:
  * the startup pages of the code file (a fixed set per app, spread over the
@@ -36,9 +47,10 @@ struct applaunch_params {
 
 struct app {
 	struct mem_cgroup *memcg;	/* the app's cgroup */
-	struct task *task;		/* its process */
+	struct task *task;		/* its process (NULL before its first launch) */
 	struct address_space *code;	/* APK + odex + native libs, mapped exec */
-	struct address_space *heap;	/* Java and native heap */
+	struct address_space *heap;	/* Java and native heap of the process */
+	char name[96];			/* its process's name */
 	uint32_t *startup;		/* code pages touched at startup, in order */
 	uint64_t nr_startup;
 	uint64_t launches;		/* times brought to the front */
@@ -47,9 +59,12 @@ struct app {
 struct wl_applaunch {
 	struct app *apps;
 	int nr_apps;
-	struct histogram relaunch;	/* launches of an app already started once, ns */
-	uint64_t nr_cold;		/* relaunches that read flash or zram */
-	uint64_t launch_major;		/* major faults (flash reads, swap-ins) in launches */
+	uint64_t heap_pages;		/* each process's heap */
+	struct histogram first;		/* the first cycle's launches, ns */
+	uint64_t launch_major;		/* major faults (flash reads) in measured launches */
+	double code_cached_sum;		/* share of the code file cached at launch start, summed */
+	double code_cached_max;		/* ... and its largest */
+	uint64_t nr_cached_code;	/* measured launches whose startup read nothing from flash */
 };
 
 static int app_touch(struct workload *w, struct actor *a, struct app *app,
@@ -86,6 +101,21 @@ static int app_pass(struct workload *w, struct actor *a, struct app *app, double
 	return 0;
 }
 
+/* A new process of the app (zygote's fork) with an empty heap. */
+static int app_spawn(struct workload *w, struct wl_applaunch *al, struct app *app)
+{
+	const struct applaunch_params *p = w->cfg->params;
+
+	app->task = workload_task_create(w, app->name, app->memcg, w->cfg->node);
+	if (!app->task)
+		return -ENOMEM;
+	app->heap = anon_region_create(app->task, app->name, al->heap_pages);
+	if (!app->heap)
+		return -ENOMEM;
+	app->heap->compress_ratio = p->compress_ratio;
+	return 0;
+}
+
 static void launcher_thread(struct actor *a, void *arg)
 {
 	struct workload *w = arg;
@@ -101,19 +131,35 @@ static void launcher_thread(struct actor *a, void *arg)
 		struct app *app = &al->apps[i % (uint64_t)al->nr_apps];
 		uint64_t t0, lat, nr_major = 0, until;
 
+		double cached;
+
+		/* am start -S: the cached process is stopped, its heap freed */
+		if (app->task) {
+			a->task = w->task;
+			task_exit(a, app->task);
+			app->task = NULL;
+			app->heap = NULL;
+		}
+		if (app_spawn(w, al, app))
+			break;
 		a->task = app->task;
+		cached = (double)app->code->nr_resident / (double)app->code->nr_pages;
 		actor_flush_cpu(a);
 		t0 = actor_now_ns(a);
 		if (app_pass(w, a, app, 1.0, &nr_major))
 			break;
 		actor_flush_cpu(a);
 		lat = actor_now_ns(a) - t0;
-		hist_record(&w->lat, lat);
 		if (app->launches++) {
-			hist_record(&al->relaunch, lat);
-			al->nr_cold += nr_major > 0;
+			hist_record(&w->lat, lat);
+			al->launch_major += nr_major;
+			al->code_cached_sum += cached;
+			if (cached > al->code_cached_max)
+				al->code_cached_max = cached;
+			al->nr_cached_code += nr_major == 0;
+		} else {
+			hist_record(&al->first, lat);
 		}
-		al->launch_major += nr_major;
 		w->ops_issued++;
 		w->ops_done++;
 		/* in front: the working set again every `pause` */
@@ -145,7 +191,8 @@ static int applaunch_start(struct workload *w, struct mem_cgroup *memcg, struct 
 	if (!al)
 		return -ENOMEM;
 	w->priv = al;
-	hist_init(&al->relaunch);
+	hist_init(&al->first);
+	al->heap_pages = heap_pages;
 	al->nr_apps = p->apps;
 	al->apps = calloc((size_t)p->apps, sizeof(*al->apps));
 	if (!al->apps)
@@ -157,16 +204,12 @@ static int applaunch_start(struct workload *w, struct mem_cgroup *memcg, struct 
 		app->memcg = mem_cgroup_create(memcg, name);
 		if (!app->memcg)
 			return -ENOMEM;
-		app->task = workload_task_create(w, name, app->memcg, c->node);
-		if (!app->task)
-			return -ENOMEM;
+		snprintf(app->name, sizeof(app->name), "%s", name);
 		app->code = file_create(name, code_pages, bdev, bdev_start + (uint64_t)i * code_pages,
 					true);
-		app->heap = anon_region_create(app->task, name, heap_pages);
 		app->startup = malloc((wss_pages ? wss_pages : 1) * sizeof(*app->startup));
-		if (!app->code || !app->heap || !app->startup)
+		if (!app->code || !app->startup)
 			return -ENOMEM;
-		app->heap->compress_ratio = p->compress_ratio;
 		/* startup pages: wss_pages of the file, evenly spread, same every launch */
 		for (uint64_t k = 0; k < wss_pages; k++)
 			app->startup[k] = (uint32_t)(k * code_pages / wss_pages);
@@ -180,17 +223,22 @@ static void applaunch_report(const struct workload *w, struct result_group *g, u
 	const struct wl_applaunch *al = w->priv;
 
 	(void)end_ns;
-	result_add_u64(g, "launches", w->ops_done);
+	/* the measured launches: cold, after the first cycle */
+	result_add_u64(g, "launches", w->lat.count);
 	result_add(g, "launch_mean_ms", hist_mean(&w->lat) / 1e6, false);
 	result_add(g, "launch_p50_ms", (double)hist_quantile(&w->lat, 0.50) / 1e6, false);
 	result_add(g, "launch_p90_ms", (double)hist_quantile(&w->lat, 0.90) / 1e6, false);
 	result_add(g, "launch_p95_ms", (double)hist_quantile(&w->lat, 0.95) / 1e6, false);
-	/* launches of apps started before: cold only as far as pages were reclaimed */
-	result_add_u64(g, "relaunches", al->relaunch.count);
-	result_add(g, "relaunch_mean_ms", hist_mean(&al->relaunch) / 1e6, false);
-	result_add(g, "relaunch_p95_ms", (double)hist_quantile(&al->relaunch, 0.95) / 1e6, false);
-	result_add_u64(g, "relaunches_cold", al->nr_cold);
 	result_add_u64(g, "launch_major_faults", al->launch_major);
+	/* how cold their code was: the share of the code file in the page cache
+	 * when each began, and the launches that read none of it from flash */
+	result_add(g, "launch_code_cached_pct",
+		   w->lat.count ? 100 * al->code_cached_sum / (double)w->lat.count : 0, false);
+	result_add(g, "launch_code_cached_max_pct", 100 * al->code_cached_max, false);
+	result_add_u64(g, "launches_code_cached", al->nr_cached_code);
+	/* the first cycle, apart: code never read before */
+	result_add_u64(g, "first_launches", al->first.count);
+	result_add(g, "first_launch_mean_ms", hist_mean(&al->first) / 1e6, false);
 }
 
 static int applaunch_check(struct scn_workload *cfg, const struct scn_check *ck)
@@ -203,6 +251,10 @@ static int applaunch_check(struct scn_workload *cfg, const struct scn_check *ck)
 	if (p->heap_size < 4096)
 		return scn_fail(ck, NULL, "heap_size",
 				"app-launch needs a heap of a page or more after scaling");
+	if (p->rounds <= p->apps)
+		return scn_fail(ck, NULL, "rounds",
+				"app-launch measures the launches after the first cycle: rounds must "
+				"exceed apps");
 	if (p->wss_size > cfg->size)
 		return scn_fail(ck, NULL, "wss_size", "the startup set is larger than the code file");
 	cfg->ops = (uint64_t)p->rounds;	/* one operation per launch */
@@ -241,7 +293,7 @@ static const struct key_desc applaunch_keys[] = {
 
 const struct workload_ops app_launch_ops = {
 	.name = "app-launch",
-	.desc = "cold and warm app launches in sequence, each app its memcg",
+	.desc = "cold app launches in sequence, each app its memcg and process",
 	.keys = applaunch_keys,
 	.params_size = sizeof(struct applaunch_params),
 	.check = applaunch_check,
