@@ -163,7 +163,7 @@ int mm_init(const struct machine *machine, const struct reclaim_policy *policy,
 	mm.machine.wakeup_ctx = NULL;
 	mm.policy = policy;
 	mm.vm_swappiness = vm_swappiness;
-	mm.mglru = (struct mglru_opts){ -1, -1, -1, -1, 0, LRU_GEN_CAPS_ALL };
+	mm.mglru = (struct mglru_opts){ -1, -1, -1, -1, 0, LRU_GEN_CAPS_ALL, 0 };
 	/* fault_around_bytes defaults to 64 KiB (mm/memory.c) */
 	mm.fault_around_pages = 16;
 	/* vm.page-cluster defaults to 3 (swap_setup(): 2 below 16M of memory, which no

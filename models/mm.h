@@ -234,7 +234,20 @@ struct mglru_opts {
 	int fallback_gate;	/* fall back only if the other type has > MIN_NR_GENS + 1 gens */
 	uint64_t min_ttl_ns;	/* lru_gen min_ttl_ms (0 = off) */
 	int enabled;		/* lru_gen/enabled: LRU_GEN_* bits (0: the default, all) */
+	unsigned int off;	/* MGLRU_OFF_* mechanisms ablated (0: the kernel, all on) */
 };
+
+/*
+ * [mglru] ablation switches (issue 33): a set bit removes one mechanism of
+ * MGLRU, for measuring what each contributes. Not kernel knobs: the kernel
+ * has every one of them on (LRU_GEN_MM_WALK excepted, which lru_gen/enabled
+ * also clears).
+ */
+#define MGLRU_OFF_WALK 0x01		/* try_to_inc_max_seq() without walk_mm() */
+#define MGLRU_OFF_LOOK_AROUND 0x02	/* folio_referenced() without lru_gen_look_around()'s neighbours */
+#define MGLRU_OFF_BLOOM_FILTER 0x04	/* walk_pmd_range() visits every PTE table */
+#define MGLRU_OFF_TIERS 0x08		/* get_tier_idx(): the top tier, no tier protection */
+#define MGLRU_OFF_MEMCG_LRU 0x10	/* root reclaim iterates memcgs in order (no memcg LRU) */
 
 /* /sys/kernel/mm/lru_gen/enabled bits (include/linux/mmzone.h) */
 #define LRU_GEN_CORE 0x0001		/* MGLRU itself */

@@ -605,6 +605,11 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 		.fallback_gate = s->mglru.fallback_gate,
 		.min_ttl_ns = s->mglru.min_ttl_ns,
 		.enabled = s->mglru.enabled,
+		.off = (s->mglru.walk ? 0 : MGLRU_OFF_WALK) |
+		       (s->mglru.look_around ? 0 : MGLRU_OFF_LOOK_AROUND) |
+		       (s->mglru.bloom_filter ? 0 : MGLRU_OFF_BLOOM_FILTER) |
+		       (s->mglru.tiers ? 0 : MGLRU_OFF_TIERS) |
+		       (s->mglru.memcg_lru ? 0 : MGLRU_OFF_MEMCG_LRU),
 	};
 	mm.page_cluster = s->sysctl.page_cluster;
 	/* fault_around_bytes_set(): rounddown_pow_of_two(max(val, PAGE_SIZE)) pages */

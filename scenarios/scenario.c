@@ -167,6 +167,17 @@ static const struct key_desc mglru_keys[] = {
 	KD("enabled", KT_LRU_GEN_CAPS, U, struct scn_mglru, enabled, 0, 0,
 	  "y, n or a mask of 0x0001 (core), 0x0002 (mm walk), 0x0004 (non-leaf young)",
 	   "lru_gen/enabled: y, or 0x1 core | 0x2 mm walk | 0x4 non-leaf young (0x0007)"),
+	/* ablation switches (issue 33): 1 is the kernel, 0 removes the mechanism */
+	KD("walk", KT_BOOL, U, struct scn_mglru, walk, 0, 0, "0 or 1",
+	   "ablation: the aging walks page tables (try_to_inc_max_seq; default 1)"),
+	KD("look_around", KT_BOOL, U, struct scn_mglru, look_around, 0, 0, "0 or 1",
+	   "ablation: eviction looks around a young PTE (lru_gen_look_around; default 1)"),
+	KD("bloom_filter", KT_BOOL, U, struct scn_mglru, bloom_filter, 0, 0, "0 or 1",
+	   "ablation: the walk skips PTE tables not in the Bloom filter (default 1)"),
+	KD("tiers", KT_BOOL, U, struct scn_mglru, tiers, 0, 0, "0 or 1",
+	   "ablation: the PID controller protects tiers (get_tier_idx; default 1)"),
+	KD("memcg_lru", KT_BOOL, U, struct scn_mglru, memcg_lru, 0, 0, "0 or 1",
+	   "ablation: root reclaim walks the memcg LRU (shrink_many; default 1)"),
 	{ 0 }
 };
 
@@ -1269,7 +1280,8 @@ static void machine_defaults(struct scenario *s)
 	/* CONFIG_LRU_GEN_ENABLED on x86: every capability (0x0007) */
 	s->mglru = (struct scn_mglru){ .enabled = LRU_GEN_CAPS_ALL, .fallback = -1,
 				       .exhaust_detect = -1, .retry_once = -1,
-				       .fallback_gate = -1 };
+				       .fallback_gate = -1, .walk = 1, .look_around = 1,
+				       .bloom_filter = 1, .tiers = 1, .memcg_lru = 1 };
 	s->memcg_opts.reclaim_batch = -1;
 	/* Documentation/admin-guide/sysctl/vm.rst defaults; min_free_kbytes is
 	 * computed from memory (calculate_min_free_kbytes()) */

@@ -82,6 +82,8 @@ struct scn_mglru {
 	int retry_once;			/* -1 default, 0 or 1 */
 	int fallback_gate;		/* -1 default, 0 or 1 */
 	uint64_t min_ttl_ns;		/* lru_gen/min_ttl_ms, in ns (a period: scaled) */
+	/* ablation switches (1: the kernel's mechanism, 0: removed) */
+	bool walk, look_around, bloom_filter, tiers, memcg_lru;
 };
 
 /* [sysctl]: /proc/sys/vm knobs under their own names (vm.dirty_ratio = 20) */

@@ -572,6 +572,23 @@ START_TEST(test_lru_gen_knobs)
 	t = with("[mglru]\nmin_ttl = 1000");
 	expect_error(t, NR_BASE_LINES + 2, "min_ttl", "min_ttl_ms");
 	free(t);
+	/* the ablation switches: on by default, each off on its own */
+	t = variant(0, NULL, NULL);
+	load_scaled(t, NULL, 0, 1.0, &s);
+	ck_assert(s.mglru.walk && s.mglru.look_around && s.mglru.bloom_filter &&
+		  s.mglru.tiers && s.mglru.memcg_lru);
+	scenario_free(&s);
+	free(t);
+	t = with("[mglru]\nlook_around = 0\ntiers = no");
+	load_scaled(t, NULL, 0, 1.0, &s);
+	ck_assert(s.mglru.walk && !s.mglru.look_around && s.mglru.bloom_filter &&
+		  !s.mglru.tiers && s.mglru.memcg_lru);
+	ck_assert_int_eq(s.mglru.enabled, 7);
+	scenario_free(&s);
+	free(t);
+	t = with("[mglru]\nwalk = 2");
+	expect_error(t, NR_BASE_LINES + 2, "walk", "0 or 1");
+	free(t);
 }
 END_TEST
 

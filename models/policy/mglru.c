@@ -41,6 +41,12 @@ static bool opt(int v)
 	return v > 0;
 }
 
+/* whether an ablation switch ([mglru] walk = 0, ...) removed a mechanism */
+static bool ablated(unsigned int mech)
+{
+	return mm.mglru.off & mech;
+}
+
 static uint64_t now_ns(void)
 {
 	return current_actor ? actor_now_ns(current_actor) : engine_clock_ns();
@@ -453,7 +459,9 @@ static bool walk_mapping(struct lruvec *lruvec, struct address_space *as, uint8_
 		if (lrugen->max_seq != seq)
 			return false;
 		charge(COST_PT_WALK_PMD_NS);
-		if (!force_scan && !test_bloom_filter(lrugen, seq, as->id, t))
+		/* [mglru] bloom_filter = 0: every PTE table is read, as with force_scan */
+		if (!force_scan && !ablated(MGLRU_OFF_BLOOM_FILTER) &&
+		    !test_bloom_filter(lrugen, seq, as->id, t))
 			continue;
 		if (end > as->nr_pages)
 			end = as->nr_pages;
@@ -749,8 +757,9 @@ bool try_to_inc_max_seq(struct lruvec *lruvec, uint64_t seq, int swappiness,
 	 * should_walk_mmu() false (lru_gen/enabled without LRU_GEN_MM_WALK):
 	 * iterate_mm_list_nowalk() completes the iteration without a walk, and
 	 * the eviction's look-around is the only feedback from page tables.
+	 * [mglru] walk = 0 takes the same path without touching the bits.
 	 */
-	if (!(mm.mglru.enabled & LRU_GEN_MM_WALK)) {
+	if (!(mm.mglru.enabled & LRU_GEN_MM_WALK) || ablated(MGLRU_OFF_WALK)) {
 		lrugen->mm_head = -1;
 		lrugen->mm_seq++;
 		return inc_max_seq(lruvec, seq, swappiness, sc ? sc->actor : current_actor);
@@ -796,6 +805,10 @@ static bool lru_gen_look_around(struct folio *folio, uint8_t *ptes, struct scan_
 	if (!(ptes[i] & PTE_YOUNG))
 		return false;
 	ptes[i] &= (uint8_t)~PTE_YOUNG;
+	/* [mglru] look_around = 0: ptep_clear_flush_young() of this PTE only,
+	 * as folio_referenced_one() does without lru_gen_enabled() */
+	if (ablated(MGLRU_OFF_LOOK_AROUND))
+		return true;
 	start = i - i % PTRS_PER_PTE;
 	end = start + PTRS_PER_PTE;
 	if (end > as->nr_pages)
@@ -1084,6 +1097,9 @@ int get_tier_idx(const struct lruvec *lruvec, int type)
 	struct ctrl_pos sp, pv;
 	int tier;
 
+	/* [mglru] tiers = 0: every tier is evictable, sort_folio() protects none */
+	if (ablated(MGLRU_OFF_TIERS))
+		return MAX_NR_TIERS - 1;
 	read_ctrl_pos(lruvec, type, 0, 2, &sp);
 	for (tier = 1; tier < MAX_NR_TIERS; tier++) {
 		read_ctrl_pos(lruvec, type, tier, 3, &pv);
@@ -1532,6 +1548,32 @@ static void shrink_many(struct pglist_data *pgdat, struct scan_control *sc)
 	} while (bin != first_bin);
 }
 
+/*
+ * [mglru] memcg_lru = 0: root reclaim as before the memcg LRU (Linux 6.3):
+ * shrink_node_memcgs() over the memcgs in mem_cgroup_iter() order, with
+ * its protection rules; nothing is rotated.
+ */
+static void shrink_memcgs_in_order(struct pglist_data *pgdat, struct scan_control *sc)
+{
+	struct mem_cgroup *memcg = NULL;
+
+	while ((memcg = mem_cgroup_iter(NULL, memcg))) {
+		charge(COST_MEMCG_VISIT_NS);
+		actor_cond_resched(sc->actor);
+		mem_cgroup_calculate_protection(NULL, memcg);
+		if (mem_cgroup_below_min(NULL, memcg))
+			continue;
+		if (mem_cgroup_below_low(NULL, memcg)) {
+			if (!sc->memcg_low_reclaim) {
+				sc->memcg_low_skipped = true;
+				continue;
+			}
+			memcg_memory_event(memcg, MEMCG_LOW);
+		}
+		try_to_shrink_lruvec(mem_cgroup_lruvec(memcg, pgdat), sc);
+	}
+}
+
 /* set_initial_priority(): (reclaimable >> priority) ~ nr_to_reclaim, in [6, 12] */
 static void set_initial_priority(struct pglist_data *pgdat, struct scan_control *sc)
 {
@@ -1572,7 +1614,10 @@ static void lru_gen_shrink_node(struct pglist_data *pgdat, struct scan_control *
 	set_initial_priority(pgdat, sc);
 	if (sc->kswapd)
 		sc->nr_reclaimed = 0;
-	shrink_many(pgdat, sc);
+	if (ablated(MGLRU_OFF_MEMCG_LRU))
+		shrink_memcgs_in_order(pgdat, sc);
+	else
+		shrink_many(pgdat, sc);
 	if (sc->kswapd)
 		sc->nr_reclaimed += reclaimed;
 	sc->mm_walk = false;	/* clear_mm_walk() */
@@ -1586,7 +1631,7 @@ static void lru_gen_shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc
 {
 	/* set_mm_walk(NULL, sc->proactive) */
 	sc->mm_walk = sc->proactive;
-	if (try_to_shrink_lruvec(lruvec, sc))
+	if (try_to_shrink_lruvec(lruvec, sc) && !ablated(MGLRU_OFF_MEMCG_LRU))
 		lru_gen_rotate_memcg(lruvec, MEMCG_LRU_YOUNG);
 	sc->mm_walk = false;	/* clear_mm_walk() */
 }

@@ -1894,6 +1894,274 @@ START_TEST(test_lru_gen_enabled_mm_walk)
 }
 END_TEST
 
+/* ==================================================================
+ * 14. ablation switches ([mglru] walk, look_around, bloom_filter, tiers,
+ *     memcg_lru; issue 33): each removes its mechanism in every MGLRU
+ *     policy. _i / 2: the policy; _i % 2: 1 the switch off, 0 the kernel.
+ * ================================================================== */
+
+static const struct reclaim_policy *const ablate_policies[] = {
+	&mglru_old_policy, &mglru_budget_policy, &mglru_72_policy,
+};
+#define NR_ABLATE (2 * (int)(sizeof(ablate_policies) / sizeof(ablate_policies[0])))
+
+static void boot_ablate(int i, unsigned int mech)
+{
+	boot(ablate_policies[i / 2]);
+	mm.mglru.off = i % 2 ? mech : 0;
+}
+
+/* walk = 0: the aging still makes a generation but no PTE is read or cleared */
+static void ablate_walk_body(struct actor *a, void *arg)
+{
+	struct lru_gen_folio *lrugen = lrugen_of(fx.lruvec);
+	bool off = *(const bool *)arg;
+	struct scan_control sc;
+	uint64_t seq;
+	int young = 0;
+
+	mm.fault_around_pages = 1;
+	for (uint64_t i = 0; i < ADVICE_PAGES; i++)
+		ck_assert_int_ge(filemap_map_access(a, fx.task, fx.file, i, false), 0);
+	init_sc(&sc, a, DEF_PRIORITY);
+	seq = lrugen->max_seq;
+	ck_assert(try_to_inc_max_seq(fx.lruvec, seq, 0, &sc));
+	ck_assert_uint_eq(lrugen->max_seq, seq + 1);
+	for (uint64_t i = 0; i < ADVICE_PAGES; i++)
+		young += !!(*harness_file_pte(fx.task, fx.file, i) & PTE_YOUNG);
+	if (off)
+		ck_assert_msg(young == ADVICE_PAGES, "walk = 0 cleared %d young PTEs",
+			      ADVICE_PAGES - young);
+	else
+		ck_assert_msg(young == 0, "the walk left %d young PTEs", young);
+	assert_invariants();
+}
+
+START_TEST(test_ablate_walk)
+{
+	bool off = _i % 2;
+
+	boot_ablate(_i, MGLRU_OFF_WALK);
+	/* its own key: lru_gen/enabled keeps LRU_GEN_MM_WALK */
+	ck_assert_int_eq(mm.mglru.enabled & LRU_GEN_MM_WALK, LRU_GEN_MM_WALK);
+	run_body(ablate_walk_body, &off);
+}
+END_TEST
+
+/*
+ * look_around = 0: the eviction's rmap walk clears the young PTE it found
+ * and takes the reference, but reads none of its neighbours.
+ */
+static void ablate_look_around_body(struct actor *a, void *arg)
+{
+	bool off = *(const bool *)arg;
+	struct scan_control sc;
+	int young = 0;
+
+	mm.fault_around_pages = 1;
+	for (uint64_t i = 0; i < MIN_LRU_BATCH; i++)
+		ck_assert_int_ge(filemap_map_access(a, fx.task, fx.file, i, false), 0);
+	init_sc(&sc, a, DEF_PRIORITY);
+	ck_assert_int_ne(mm.policy->check_references(folio_at(fx.file, 0), &sc), FOLIOREF_RECLAIM);
+	ck_assert(!(*harness_file_pte(fx.task, fx.file, 0) & PTE_YOUNG));
+	for (uint64_t i = 1; i < MIN_LRU_BATCH; i++)
+		young += !!(*harness_file_pte(fx.task, fx.file, i) & PTE_YOUNG);
+	if (off)
+		ck_assert_msg(young == MIN_LRU_BATCH - 1, "look_around = 0 cleared %d neighbours",
+			      MIN_LRU_BATCH - 1 - young);
+	else
+		ck_assert_msg(young == 0, "look-around left %d young neighbours", young);
+	assert_invariants();
+}
+
+START_TEST(test_ablate_look_around)
+{
+	bool off = _i % 2;
+
+	boot_ablate(_i, MGLRU_OFF_LOOK_AROUND);
+	run_body(ablate_look_around_body, &off);
+}
+END_TEST
+
+/*
+ * bloom_filter = 0: a sparse PTE table (one young PTE of 512) does not pass
+ * the filter the first walk built, so the second walk skips it and its
+ * young PTE stays; without the filter the walk reads it and clears it.
+ */
+#define SPARSE_PAGE (2 * PTRS_PER_PTE + 5)
+
+static void ablate_bloom_body(struct actor *a, void *arg)
+{
+	struct lru_gen_folio *lrugen = lrugen_of(fx.lruvec);
+	bool off = *(const bool *)arg;
+	struct scan_control sc;
+
+	mm.fault_around_pages = 1;
+	for (uint64_t i = 0; i < 2 * MIN_LRU_BATCH; i++)
+		ck_assert_int_ge(filemap_map_access(a, fx.task, fx.file, i, false), 0);
+	ck_assert_int_ge(filemap_map_access(a, fx.task, fx.file, SPARSE_PAGE, false), 0);
+	init_sc(&sc, a, DEF_PRIORITY);
+	/* the first walk has no filter yet: it reads both tables */
+	ck_assert(try_to_inc_max_seq(fx.lruvec, lrugen->max_seq, 0, &sc));
+	ck_assert(!(*harness_file_pte(fx.task, fx.file, SPARSE_PAGE) & PTE_YOUNG));
+	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, SPARSE_PAGE, false), ACCESS_HIT);
+	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 0, false), ACCESS_HIT);
+	ck_assert(*harness_file_pte(fx.task, fx.file, SPARSE_PAGE) & PTE_YOUNG);
+	ck_assert(try_to_inc_max_seq(fx.lruvec, lrugen->max_seq, 0, &sc));
+	/* the dense table passes the filter either way */
+	ck_assert(!(*harness_file_pte(fx.task, fx.file, 0) & PTE_YOUNG));
+	if (off)
+		ck_assert_msg(!(*harness_file_pte(fx.task, fx.file, SPARSE_PAGE) & PTE_YOUNG),
+			      "bloom_filter = 0 skipped a PTE table");
+	else
+		ck_assert_msg(*harness_file_pte(fx.task, fx.file, SPARSE_PAGE) & PTE_YOUNG,
+			      "the Bloom filter let a sparse PTE table through");
+	assert_invariants();
+}
+
+START_TEST(test_ablate_bloom_filter)
+{
+	bool off = _i % 2;
+
+	boot_ablate(_i, MGLRU_OFF_BLOOM_FILTER);
+	run_body(ablate_bloom_body, &off);
+}
+END_TEST
+
+/*
+ * tiers = 0: with tier 1 refaulting more than tier 0 (get_tier_idx() 0 in
+ * the kernel), isolate_folios() protects the tier 1 folios of the oldest
+ * gen and isolates none; without tiers it isolates them and protects none.
+ */
+static void ablate_tiers_body(struct actor *a, void *arg)
+{
+	struct lru_gen_folio *lrugen = lrugen_of(fx.lruvec);
+	bool off = *(const bool *)arg;
+	struct scan_control sc;
+	struct flist list;
+	int type, isolated;
+	const int t = LRU_GEN_FILE;
+	int oldest;
+
+	init_sc(&sc, a, DEF_PRIORITY);
+	flist_init(&list);
+	for (uint64_t i = 0; i < 2 * MIN_LRU_BATCH; i++)
+		ck_assert_int_ge(filemap_read(a, fx.task, fx.file2, i), 0);
+	oldest = lru_gen_from_seq(lrugen->min_seq[t]);
+	for (uint32_t idx = lrugen->folios[oldest][t].head; idx; idx = folio_of(idx)->lru_next) {
+		while (folio_lru_refs(folio_of(idx)) < 2)
+			mm.policy->folio_mark_accessed(folio_of(idx));
+		ck_assert_int_eq(tier_of(folio_of(idx)), 1);
+	}
+	/* as in test_get_tier_idx: tier 1 fails against tier 0 */
+	lrugen->avg_refaulted[t][0] = 99;
+	lrugen->avg_total[t][0] = 936;
+	lrugen->avg_refaulted[t][1] = 151;
+	lrugen->avg_total[t][1] = 1000;
+	ck_assert_int_eq(get_tier_idx(fx.lruvec, t), off ? MAX_NR_TIERS - 1 : 0);
+	isolate_folios(MIN_LRU_BATCH, fx.lruvec, &sc, 0, &type, &list, &isolated);
+	ck_assert_int_eq(type, t);
+	if (off) {
+		ck_assert_msg(isolated > 0, "tiers = 0 isolated nothing");
+		ck_assert_msg(lrugen->stats.protected[t][1] == 0, "tiers = 0 protected %llu folios",
+			      (unsigned long long)lrugen->stats.protected[t][1]);
+	} else {
+		ck_assert_int_eq(isolated, 0);
+		ck_assert_uint_gt(lrugen->stats.protected[t][1], 0);
+	}
+	putback_all(&list);
+	assert_invariants();
+}
+
+START_TEST(test_ablate_tiers)
+{
+	bool off = _i % 2;
+
+	boot_ablate(_i, MGLRU_OFF_TIERS);
+	run_body(ablate_tiers_body, &off);
+}
+END_TEST
+
+/*
+ * memcg_lru = 0: root reclaim still reclaims, but rotates no lruvec in the
+ * memcg LRU (no generation, segment or bin changes, the LRU's seq stays);
+ * with it, shrink_many() rotates what shrink_one() says (here the root
+ * lruvec, to the young generation).
+ */
+static void ablate_memcg_lru_body(struct actor *a, void *arg)
+{
+	struct pglist_data *pgdat = NODE_DATA(0);
+	struct lruvec *lv[2] = { mm.root_mem_cgroup->lruvec[0], fx.lruvec };
+	struct memcg_lru *lru = pgdat->lrupriv;
+	bool off = *(const bool *)arg;
+	struct scan_control sc;
+	int gen[2], seg[2], bin[2], changed = 0;
+	uint64_t seq;
+
+	for (uint64_t i = 0; i < 4 * MIN_LRU_BATCH; i++)
+		ck_assert_int_ge(filemap_read(a, fx.task, fx.file2, i), 0);
+	for (int k = 0; k < 2; k++) {
+		gen[k] = lrugen_of(lv[k])->gen;
+		seg[k] = lrugen_of(lv[k])->seg;
+		bin[k] = lrugen_of(lv[k])->bin;
+	}
+	seq = lru->seq;
+	init_sc(&sc, a, 1);
+	sc.target_mem_cgroup = NULL;
+	sc.nr_to_reclaim = 1000000;
+	mm.policy->shrink_node(pgdat, &sc);
+	ck_assert_uint_gt(sc.nr_reclaimed, 0);
+	for (int k = 0; k < 2; k++)
+		changed += gen[k] != lrugen_of(lv[k])->gen || seg[k] != lrugen_of(lv[k])->seg ||
+			   bin[k] != lrugen_of(lv[k])->bin;
+	if (off) {
+		ck_assert_msg(!changed && lru->seq == seq, "memcg_lru = 0 rotated %d lruvecs", changed);
+	} else {
+		ck_assert_int_gt(changed, 0);
+	}
+	assert_invariants();
+}
+
+START_TEST(test_ablate_memcg_lru)
+{
+	bool off = _i % 2;
+
+	boot_ablate(_i, MGLRU_OFF_MEMCG_LRU);
+	run_body(ablate_memcg_lru_body, &off);
+}
+END_TEST
+
+/*
+ * min_ttl_ms (lru_gen/min_ttl_ms, already a knob): kswapd's
+ * lru_gen_age_node() OOM-kills when every lruvec's oldest gen is younger
+ * than min_ttl; 0 turns the check off. _i % 2: 1 an hour, 0 off.
+ */
+static void min_ttl_body(struct actor *a, void *arg)
+{
+	struct scan_control sc;
+	uint64_t kills = mm.nr_oom_kills;
+
+	(void)arg;
+	for (uint64_t i = 0; i < 4 * MIN_LRU_BATCH; i++)
+		ck_assert_int_ge(filemap_read(a, fx.task, fx.file2, i), 0);
+	init_sc(&sc, a, DEF_PRIORITY);
+	sc.target_mem_cgroup = NULL;
+	sc.kswapd = true;
+	mm.policy->age_node(NODE_DATA(0), &sc);
+	if (mm.mglru.min_ttl_ns)
+		ck_assert_msg(mm.nr_oom_kills > kills, "min_ttl_ms of an hour: no OOM kill");
+	else
+		ck_assert_msg(mm.nr_oom_kills == kills, "min_ttl_ms = 0 OOM-killed");
+}
+
+START_TEST(test_min_ttl)
+{
+	boot(ablate_policies[_i / 2]);
+	mm.mglru.min_ttl_ns = _i % 2 ? 3600ULL * NSEC_PER_SEC : 0;
+	run_body(min_ttl_body, NULL);
+}
+END_TEST
+
 static Suite *mglru_suite(void)
 {
 	Suite *s = suite_create("mglru");
@@ -1970,6 +2238,16 @@ static Suite *mglru_suite(void)
 	tcase_add_loop_test(tc, test_advice_random_walk, 0, 4);
 	tcase_add_loop_test(tc, test_advice_random_evict, 0, 4);
 	tcase_add_loop_test(tc, test_lru_gen_enabled_mm_walk, 0, 2);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("ablation");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_ablate_walk, 0, NR_ABLATE);
+	tcase_add_loop_test(tc, test_ablate_look_around, 0, NR_ABLATE);
+	tcase_add_loop_test(tc, test_ablate_bloom_filter, 0, NR_ABLATE);
+	tcase_add_loop_test(tc, test_ablate_tiers, 0, NR_ABLATE);
+	tcase_add_loop_test(tc, test_ablate_memcg_lru, 0, NR_ABLATE);
+	tcase_add_loop_test(tc, test_min_ttl, 0, NR_ABLATE);
 	suite_add_tcase(s, tc);
 	return s;
 }
