@@ -227,8 +227,9 @@ static void unmap_vma(struct vm_area *vma)
 		if (pte & PTE_DIRTY)
 			folio_mark_dirty(folio);
 		/* zap_present_folio_ptes(): only a mapping with recency passes
-		 * its young bit on */
-		if ((pte & PTE_YOUNG) && vma_has_recency(vma->vm_flags) && folio_test_lru(folio))
+		 * its young bit on (before 6.3: any but VM_SEQ_READ) */
+		if ((pte & PTE_YOUNG) && zap_young_counts(mm.kernel, vma->vm_flags) &&
+		    folio_test_lru(folio))
 			mm.policy->folio_mark_accessed(folio);
 	}
 	for (p = &f->i_mmap; *p; p = &(*p)->i_mmap_next)

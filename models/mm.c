@@ -162,6 +162,7 @@ int mm_init(const struct machine *machine, const struct reclaim_policy *policy,
 	mm.machine.wakeup_kswapd = wakeup_kswapd;
 	mm.machine.wakeup_ctx = NULL;
 	mm.policy = policy;
+	mm.kernel = &kernel_rules_table[KERNEL_DEFAULT];
 	mm.vm_swappiness = vm_swappiness;
 	mm.mglru = (struct mglru_opts){ -1, -1, -1, -1, 0, LRU_GEN_CAPS_ALL, 0 };
 	/* fault_around_bytes defaults to 64 KiB (mm/memory.c) */

@@ -17,6 +17,7 @@
 
 #include "core/engine.h"
 #include "models/folio.h"
+#include "models/kernel_version.h"
 #include "mmemu/policy.h"
 #include "numa/numa.h"
 #include "storage/blockdev.h"
@@ -146,6 +147,35 @@ static inline uint8_t advice_vm_flags(int advice)
 static inline bool vma_has_recency(uint8_t vm_flags)
 {
 	return !(vm_flags & (VM_SEQ_READ | VM_RAND_READ));
+}
+
+/* What the rmap walk does with one young PTE of a mapping (folio_referenced_one()). */
+enum rmap_young {
+	RMAP_YOUNG_SKIP,	/* the mapping is not looked at: its young bit stays */
+	RMAP_YOUNG_CLEAR,	/* the young bit is cleared but does not count */
+	RMAP_YOUNG_COUNT,	/* cleared, and a reference */
+};
+
+/*
+ * Since 6.3 (mm.kernel->vma_has_recency) rmap skips a mapping without
+ * recency whole (invalid_folio_referenced_vma()); before, it cleared the
+ * young bit of every mapping and counted it unless VM_SEQ_READ, so a
+ * VM_RAND_READ mapping's references still counted.
+ */
+static inline enum rmap_young rmap_young_rule(const struct kernel_rules *k, uint8_t vm_flags)
+{
+	if (k->vma_has_recency)
+		return vma_has_recency(vm_flags) ? RMAP_YOUNG_COUNT : RMAP_YOUNG_SKIP;
+	return vm_flags & VM_SEQ_READ ? RMAP_YOUNG_CLEAR : RMAP_YOUNG_COUNT;
+}
+
+/*
+ * zap_pte_range(): does a young PTE of this mapping mark the folio
+ * accessed? Since 6.3 only with recency; before, unless VM_SEQ_READ.
+ */
+static inline bool zap_young_counts(const struct kernel_rules *k, uint8_t vm_flags)
+{
+	return k->vma_has_recency ? vma_has_recency(vm_flags) : !(vm_flags & VM_SEQ_READ);
 }
 
 /* PTE bits of a mapped page: one PTE per page per mm that maps it. */
@@ -280,6 +310,7 @@ struct mm_kernel {
 	int nr_tasks;
 	int last_task_id;		/* pid of the last task created (pids are not reused) */
 	const struct reclaim_policy *policy;	/* the reclaim policy */
+	const struct kernel_rules *kernel;	/* the release emulated ([machine] kernel) */
 	uint64_t vm_events[NR_VM_EVENT_ITEMS];	/* /proc/vmstat events */
 	int vm_swappiness;		/* vm.swappiness */
 	unsigned int bucket_order;	/* workingset shadow timestamp granularity */

@@ -205,8 +205,10 @@ int swap_writepage(struct folio *folio, struct actor *a)
 						      : zram_comp_ratio(si->zram.comp);
 
 		/* zram is a bio-based block device: submit_bio() counts the
-		 * write in PGPGOUT whatever becomes of it */
-		count_vm_events(PGPGOUT, PAGE_SIZE / 1024);
+		 * write in PGPGOUT whatever becomes of it (before 6.4
+		 * bdev_write_page() used zram's ->rw_page: no bio, no count) */
+		if (mm.kernel->zram_swap_bio)
+			count_vm_events(PGPGOUT, PAGE_SIZE / 1024);
 		actor_charge_sys(a, zram_write(&si->zram, slot, ratio));
 		if (zram_sync_pool(a->node)) {
 			/* no memory for the compressed copy: keep the page */
@@ -329,8 +331,10 @@ int do_swap_page(struct actor *a, struct task *t, struct address_space *as,
 	if (si->type == SWAP_ZRAM) {
 		/* SWP_SYNCHRONOUS_IO: read directly, skip the swap cache, free the
 		 * slot; the read is a bio all the same (swap_read_folio_bdev_sync()
-		 * -> submit_bio_wait()), counted in PGPGIN */
-		count_vm_events(PGPGIN, PAGE_SIZE / 1024);
+		 * -> submit_bio_wait()), counted in PGPGIN; before 6.4
+		 * bdev_read_page() used ->rw_page, uncounted */
+		if (mm.kernel->zram_swap_bio)
+			count_vm_events(PGPGIN, PAGE_SIZE / 1024);
 		actor_charge_sys(a, zram_read(&si->zram, slot));
 		swap_free(slot);
 		folio_set_dirty(folio);

@@ -42,8 +42,10 @@ bool can_reclaim_anon_pages(const struct mem_cgroup *memcg, int nid,
 
 /*
  * folio_referenced(): test and clear the young bit of every PTE mapping it,
- * but for mappings without recency (VM_RAND_READ, VM_SEQ_READ): the rmap
- * walk skips them whole, young bit and all (invalid_folio_referenced_vma()).
+ * but for mappings without recency (VM_RAND_READ, VM_SEQ_READ): since 6.3
+ * the rmap walk skips them whole, young bit and all
+ * (invalid_folio_referenced_vma()); before, only VM_SEQ_READ's young bits
+ * did not count (rmap_young_rule()).
  */
 int folio_referenced(struct folio *folio, bool *vm_exec)
 {
@@ -56,14 +58,16 @@ int folio_referenced(struct folio *folio, bool *vm_exec)
 	*vm_exec = as->exec;
 	rmap_iter_init(&it, as, folio->index);
 	while ((pte = rmap_iter_next(&it, &vma))) {
-		if (!vma_has_recency(vma ? vma->vm_flags : as->vm_flags))
+		enum rmap_young rule = rmap_young_rule(mm.kernel, vma ? vma->vm_flags : as->vm_flags);
+
+		if (rule == RMAP_YOUNG_SKIP)
 			continue;
 		if (current_actor)
 			actor_charge_sys(current_actor, COST_RMAP_WALK_NS);
 		if (*pte & PTE_YOUNG) {
 			/* ptep_clear_flush_young() */
 			*pte &= (uint8_t)~PTE_YOUNG;
-			referenced++;
+			referenced += rule == RMAP_YOUNG_COUNT;
 		}
 	}
 	return referenced;

@@ -21,6 +21,7 @@ void result_free(struct run_result *r)
 	free(r->options);
 	free(r->policy_file);
 	free(r->policy_sha256);
+	free(r->kernel);
 	free(r->dump);
 	for (int i = 0; i < r->nr_samples; i++)
 		free(r->samples[i]);
@@ -51,6 +52,12 @@ void result_set_policy_file(struct run_result *r, const char *path, const char *
 	free(r->policy_sha256);
 	r->policy_file = xstrdup(path);
 	r->policy_sha256 = xstrdup(sha256);
+}
+
+void result_set_kernel(struct run_result *r, const char *kernel)
+{
+	free(r->kernel);
+	r->kernel = xstrdup(kernel);
 }
 
 struct result_group *result_group(struct run_result *r, const char *name)
@@ -296,6 +303,7 @@ int result_pack(const struct run_result *r, uint8_t **buf, size_t *len)
 	m.dump = pb_str(r->dump);
 	m.policy_file = pb_str(r->policy_file);
 	m.policy_sha256 = pb_str(r->policy_sha256);
+	m.kernel = pb_str(r->kernel);
 
 	*len = mmemu__run__get_packed_size(&m);
 	*buf = malloc(*len + 1);

@@ -32,6 +32,7 @@ struct run_result {
 	char *options;		/* --set options applied, space separated (malloc'ed) */
 	char *policy_file;	/* a policy from a file: its realpath (malloc'ed, NULL: built in) */
 	char *policy_sha256;	/* ... and the SHA-256 of its contents (malloc'ed) */
+	char *kernel;		/* the release emulated, "7.2" (malloc'ed, result_set_kernel) */
 	uint64_t seed;		/* run seed */
 	double sim_seconds;	/* simulated time at the end */
 	double host_seconds;	/* wall time of the run on the host */
@@ -56,6 +57,8 @@ void result_init(struct run_result *r);
 void result_set_run(struct run_result *r, const char *policy, const char *options);
 /* A policy loaded from a file: its path and content hash, for the record. */
 void result_set_policy_file(struct run_result *r, const char *path, const char *sha256);
+/* The kernel release the run emulated (its name, "7.2"). */
+void result_set_kernel(struct run_result *r, const char *kernel);
 void result_free(struct run_result *r);
 struct result_group *result_group(struct run_result *r, const char *name);
 void result_add(struct result_group *g, const char *key, double value, bool is_int);

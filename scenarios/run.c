@@ -569,7 +569,7 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 	char *xml;
 	int nid, rc = -1;
 
-	if (!policy)
+	if (!policy || scenario_check_policy(s, o->policy, err, errlen))
 		return -1;
 	for (int n = 0; n < s->machine.nodes; n++) {
 		pages[n] = (s->node[n].memory ? s->node[n].memory : s->machine.node_memory) / 4096;
@@ -611,6 +611,7 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 		       (s->mglru.tiers ? 0 : MGLRU_OFF_TIERS) |
 		       (s->mglru.memcg_lru ? 0 : MGLRU_OFF_MEMCG_LRU),
 	};
+	mm.kernel = scenario_kernel(s);
 	mm.page_cluster = s->sysctl.page_cluster;
 	/* fault_around_bytes_set(): rounddown_pow_of_two(max(val, PAGE_SIZE)) pages */
 	mm.fault_around_pages = 1;
@@ -774,6 +775,7 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 	}
 
 	result_set_run(r, o->policy, o->options);
+	result_set_kernel(r, mm.kernel->name);
 	if (reclaim_policy_file(o->policy))
 		result_set_policy_file(r, reclaim_policy_file(o->policy)->path,
 				       reclaim_policy_file(o->policy)->sha256);

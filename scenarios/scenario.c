@@ -134,6 +134,9 @@ static int parse_double(const char *s, double lo, double hi, double *out)
 #define S KEY_SCALED
 #define SP KEY_SCALED_PAGES
 
+/* kernel_rules_table's names, in enum kernel_version order */
+static const char *const kernel_names[] = { "6.1", "6.6", "6.12", "7.2", NULL };
+
 static const struct key_desc machine_keys[] = {
 	KD("nodes", KT_INT, U, struct scn_machine, nodes, 1, SCN_MAX_NODES, "a node count",
 	   "NUMA nodes (default 2)"),
@@ -147,6 +150,9 @@ static const struct key_desc machine_keys[] = {
 	   "the policies a run compares when --policy is absent"),
 	KD("scale", KT_SCALE, U, struct scn_machine, scale, 0, 0, "a scale (0 < F <= 1, or 1/N)",
 	   "the default --scale"),
+	SCN_CHOICE("kernel", struct scn_machine, kernel, kernel_names,
+		   "a kernel release (6.1, 6.6, 6.12 or 7.2)",
+		   "the release whose rules apply: 6.1, 6.6, 6.12, 7.2 (7.2; mmemu list kernels)"),
 	{ 0 }
 };
 
@@ -1277,6 +1283,7 @@ static void machine_defaults(struct scenario *s)
 	s->machine.node_memory = 8ULL << 30;
 	s->machine.node_cpus = 4;
 	s->machine.scale = 1.0;
+	s->machine.kernel = -1;
 	/* CONFIG_LRU_GEN_ENABLED on x86: every capability (0x0007) */
 	s->mglru = (struct scn_mglru){ .enabled = LRU_GEN_CAPS_ALL, .fallback = -1,
 				       .exhaust_detect = -1, .retry_once = -1,
@@ -1746,11 +1753,37 @@ int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 	s->machine.scale = scale;
 	for (int i = 0; i < s->nr_workloads; i++)
 		s->workload[i].scale = scale;
+	/* where the kernel was named, for scenario_check_policy() */
+	for (int i = 0; i < ctx.nr; i++)
+		if (!strcmp(ctx.e[i].section, "machine") && ctx.e[i].key &&
+		    !strcmp(ctx.e[i].key, "kernel")) {
+			const struct err_ctx kec = { s->machine.kernel_at,
+						     sizeof(s->machine.kernel_at), path };
+
+			fail_entry(&kec, &ctx.e[i], "%s", "");
+		}
 	validate_ctx = &ctx;
 	rc = scenario_validate(s, err, errlen);
 	validate_ctx = NULL;
 	parse_ctx_free(&ctx);
 	return rc;
+}
+
+const struct kernel_rules *scenario_kernel(const struct scenario *s)
+{
+	return &kernel_rules_table[s->machine.kernel < 0 ? KERNEL_DEFAULT : s->machine.kernel];
+}
+
+int scenario_check_policy(const struct scenario *s, const char *policy, char *err, size_t errlen)
+{
+	const struct kernel_rules *k = scenario_kernel(s);
+	const char *releases;
+
+	if (s->machine.kernel < 0 || kernel_has_policy(k, policy, &releases))
+		return 0;
+	snprintf(err, errlen, "%s[machine] kernel: '%s' had no policy '%s' (it is in %s; "
+		 "mmemu list kernels)", s->machine.kernel_at, k->name, policy, releases);
+	return -1;
 }
 
 void scenario_free(struct scenario *s)

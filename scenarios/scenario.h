@@ -18,6 +18,8 @@
 /* A section's name (memcg, device, workload) is at most SCN_NAME_LEN - 1 characters. */
 #define SCN_NAME_LEN 48
 
+struct kernel_rules;
+
 struct scn_machine {
 	int nodes;			/* NUMA nodes */
 	uint64_t node_memory;		/* bytes per node (unless [node.N] says) */
@@ -25,6 +27,8 @@ struct scn_machine {
 	uint64_t duration_ns;		/* simulated time limit (0 = until workloads end) */
 	char *policy;			/* default policy list when --policy is absent (NULL: none) */
 	double scale;			/* default --scale */
+	int kernel;			/* enum kernel_version; -1: unset (the newest) */
+	char kernel_at[320];		/* where it was set, for messages ("scenario 'F' line N: ") */
 };
 
 struct scn_node {
@@ -224,6 +228,15 @@ int scn_fail(const struct scn_check *ck, const char *section, const char *key, c
 int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 		  int nr_sets, double scale, char *err, size_t errlen);
 void scenario_free(struct scenario *s);
+
+/*
+ * The release a run emulates: [machine] kernel, else the newest. A policy
+ * the release did not have is refused when the kernel was named (-1 and a
+ * message naming the key's file and line); unnamed, every policy runs under
+ * the newest release's other rules.
+ */
+const struct kernel_rules *scenario_kernel(const struct scenario *s);
+int scenario_check_policy(const struct scenario *s, const char *policy, char *err, size_t errlen);
 
 /* Size parsing: "10G", "4.5G", "64M", "4096" (bytes). 0 or -1. */
 int parse_size(const char *s, uint64_t *bytes);

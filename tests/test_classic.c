@@ -829,6 +829,100 @@ START_TEST(test_advice_zap)
 }
 END_TEST
 
+/*
+ * [machine] kernel: a young PTE of a MADV_RANDOM or MADV_SEQUENTIAL
+ * mapping, met by folio_referenced() on a folio reclaim saw once
+ * (PG_referenced, for the random one). 6.1 counts a random mapping's
+ * reference (the folio is activated) but not a sequential one's; since 6.3
+ * (vma_has_recency()) neither counts: both folios are reclaimed.
+ * _i: enum kernel_version.
+ */
+static const bool random_ref_kept[NR_KERNEL_VERSIONS] = {
+	[KERNEL_6_1] = true, [KERNEL_6_6] = false, [KERNEL_6_12] = false, [KERNEL_7_2] = false,
+};
+
+static void kernel_references_fn(struct actor *a, void *arg)
+{
+	int v = *(const int *)arg;
+	struct scan_control sc = reclaim_sc(a);
+	struct reclaim_stat stat;
+	struct flist list;
+	struct folio *R, *S;
+	struct task *seq = task_create("sequential", fx.memcg, 0);
+	uint64_t freed;
+
+	ck_assert_ptr_nonnull(seq);
+	mm.kernel = &kernel_rules_table[v];
+	mm.fault_around_pages = 1;
+	fx.task->advice = ADVICE_RANDOM;
+	seq->advice = ADVICE_SEQUENTIAL;
+	ck_assert_int_eq(filemap_map_access(a, fx.task, fx.file, 0, false), ACCESS_MAJOR);
+	ck_assert_int_eq(filemap_map_access(a, seq, fx.exec, 0, false), ACCESS_MAJOR);
+	R = page_of(fx.file, 0);
+	S = page_of(fx.exec, 0);
+	folio_set_referenced(R);
+	flist_init(&list);
+	isolate(&list, R);
+	freed = shrink_folio_list(&list, NODE_DATA(0), &sc, &stat, false);
+	unisolate(NR_ISOLATED_FILE, 1);
+	ck_assert_msg(freed == !random_ref_kept[v], "kernel %s: random mapping's young folio %s",
+		      mm.kernel->name, freed ? "reclaimed" : "kept");
+	if (random_ref_kept[v]) {
+		ck_assert(folio_test_active(R));
+		putback(&list);
+	}
+	/* the sequential mapping: never a reference (a counted one would keep it) */
+	fx.exec->exec = false;
+	flist_init(&list);
+	isolate(&list, S);
+	ck_assert_uint_eq(shrink_folio_list(&list, NODE_DATA(0), &sc, &stat, false), 1);
+	unisolate(NR_ISOLATED_FILE, 1);
+	assert_invariants();
+}
+
+START_TEST(test_kernel_advice_references)
+{
+	int v = _i;
+
+	fixture_boot();
+	harness_run_actor(kernel_references_fn, &v);
+}
+END_TEST
+
+/*
+ * [machine] kernel: the unmap at exit passes a random mapping's young PTE
+ * on (folio_mark_accessed()) before 6.3 (zap_pte_range() skipped only
+ * VM_SEQ_READ), not since. _i: enum kernel_version.
+ */
+static void kernel_zap_fn(struct actor *a, void *arg)
+{
+	int v = *(const int *)arg;
+	struct task *t = task_create("exiting", fx.memcg, 0);
+	struct folio *A;
+
+	ck_assert_ptr_nonnull(t);
+	mm.kernel = &kernel_rules_table[v];
+	t->advice = ADVICE_RANDOM;
+	mm.fault_around_pages = 1;
+	ck_assert_int_eq(filemap_map_access(a, t, fx.file, 0, false), ACCESS_MAJOR);
+	A = page_of(fx.file, 0);
+	ck_assert(!folio_test_referenced(A));
+	task_exit(a, t);
+	ck_assert_msg(folio_test_referenced(A) == random_ref_kept[v],
+		      "kernel %s: random mapping at exit: PG_referenced %d", mm.kernel->name,
+		      folio_test_referenced(A));
+	assert_invariants();
+}
+
+START_TEST(test_kernel_advice_zap)
+{
+	int v = _i;
+
+	fixture_boot();
+	harness_run_actor(kernel_zap_fn, &v);
+}
+END_TEST
+
 START_TEST(test_advice_readahead)
 {
 	fixture_boot();
@@ -1269,6 +1363,8 @@ static Suite *classic_suite(void)
 	tcase_add_loop_test(tc, test_advice_random_ignores_references, 0, 2);
 	tcase_add_loop_test(tc, test_advice_readahead, 0, 2);
 	tcase_add_loop_test(tc, test_advice_zap, 0, 2);
+	tcase_add_loop_test(tc, test_kernel_advice_references, 0, NR_KERNEL_VERSIONS);
+	tcase_add_loop_test(tc, test_kernel_advice_zap, 0, NR_KERNEL_VERSIONS);
 	tcase_add_test(tc, test_fault_around_maps_cached_window);
 	tcase_add_test(tc, test_shrink_folio_list_ignore_references);
 	tcase_add_test(tc, test_shrink_folio_list_dirty_referenced_file);

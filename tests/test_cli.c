@@ -47,6 +47,48 @@ START_TEST(test_json_deterministic)
 }
 END_TEST
 
+/*
+ * The release a run emulates is in its result: JSON's "kernel", the text
+ * header, and the saved file (mmemu report prints it again); a policy the
+ * named release did not have ends with status 2 naming the key.
+ */
+START_TEST(test_kernel_recorded)
+{
+	char *pb = cli_temp_file(".pb");
+	const char *json[] = { "run", cli_quickstart(), "--format", "json", "--scale", "1/64",
+			       "--policy", "classic", "--set", "machine.kernel=6.6", NULL };
+	const char *dflt[] = { "run", cli_quickstart(), "--format", "json", "--scale", "1/64",
+			       "--policy", "classic", NULL };
+	const char *saved[] = { "run", cli_quickstart(), "--scale", "1/64", "--policy", "classic",
+				"--set", "machine.kernel=6.1", "--out", pb, NULL };
+	const char *report[] = { "report", pb, NULL };
+	const char *refused[] = { "run", cli_quickstart(), "--scale", "1/64", "--policy",
+				  "mglru-budget", "--set", "machine.kernel=6.1", NULL };
+	struct cli_out o = cli_run(json);
+
+	ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+	ck_assert_msg(strstr(o.out, "\"kernel\": \"6.6\""), "no kernel 6.6 in: %.300s", o.out);
+	cli_out_free(&o);
+	o = cli_run(dflt);
+	ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+	ck_assert_msg(strstr(o.out, "\"kernel\": \"7.2\""), "no kernel 7.2 in: %.300s", o.out);
+	cli_out_free(&o);
+	o = cli_run(saved);
+	ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+	ck_assert_msg(strstr(o.out, ", kernel 6.1 ("), "text header: %.200s", o.out);
+	cli_out_free(&o);
+	o = cli_run(report);
+	ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+	ck_assert_msg(strstr(o.out, ", kernel 6.1 ("), "saved file's header: %.200s", o.out);
+	cli_out_free(&o);
+	o = cli_run(refused);
+	ck_assert_int_eq(o.status, 2);
+	ck_assert_msg(strstr(o.err, "kernel") && strstr(o.err, "mglru-budget"), "%s", o.err);
+	cli_out_free(&o);
+	cli_remove_temp(pb);
+}
+END_TEST
+
 START_TEST(test_other_seed_differs)
 {
 	const char *args1[] = { "run", cli_quickstart(), "--format", "json", "--scale", "1/32",
@@ -582,6 +624,7 @@ static Suite *cli_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_json_deterministic);
 	tcase_add_test(tc, test_other_seed_differs);
+	tcase_add_test(tc, test_kernel_recorded);
 	tcase_add_test(tc, test_json_reports_scale_used);
 	tcase_add_test(tc, test_text_and_csv);
 	suite_add_tcase(s, tc);

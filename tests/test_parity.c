@@ -118,7 +118,7 @@ static void object_pairs(json_t *o, const char *group, struct pairs *s)
 /* JSON, by the layout tools/output.h documents. */
 static void json_pairs(const char *text, struct pairs *s)
 {
-	static const char *const fields[] = { "policy", "options", "seed", "sim_seconds",
+	static const char *const fields[] = { "policy", "options", "seed", "kernel", "sim_seconds",
 					      "host_seconds", "lru_gen_samples", "lru_gen_dump" };
 	json_error_t e;
 	json_t *root = json_loads(text, 0, &e), *runs, *run;

@@ -518,6 +518,58 @@ START_TEST(test_sysctl_vm_knobs)
 }
 END_TEST
 
+/*
+ * [machine] kernel: the four releases by name, the newest when unset; any
+ * other name is refused at its line; a policy the named release did not
+ * have is refused naming the key's line (or its --set), one it had runs,
+ * and with kernel unset every policy runs.
+ */
+START_TEST(test_machine_kernel)
+{
+	static const char *const names[NR_KERNEL_VERSIONS] = { "6.1", "6.6", "6.12", "7.2" };
+	static const char *const bad[] = { "5.10", "6", "6.1.0", "7.20", "latest", "" };
+	const char *sets[] = { "machine.kernel=6.12" };
+	char line[64], err[512], *t;
+	struct scenario s;
+
+	t = with("");
+	load_scaled(t, NULL, 0, 1.0, &s);
+	ck_assert_ptr_eq(scenario_kernel(&s), &kernel_rules_table[KERNEL_7_2]);
+	ck_assert_int_eq(scenario_check_policy(&s, "mglru-old", err, sizeof(err)), 0);
+	ck_assert_int_eq(scenario_check_policy(&s, "mglru-budget", err, sizeof(err)), 0);
+	scenario_free(&s);
+	free(t);
+	for (int v = 0; v < NR_KERNEL_VERSIONS; v++) {
+		snprintf(line, sizeof(line), "kernel = %s", names[v]);
+		t = variant(2, NULL, line);
+		load_scaled(t, NULL, 0, 1.0, &s);
+		ck_assert_str_eq(scenario_kernel(&s)->name, names[v]);
+		ck_assert_int_eq(scenario_check_policy(&s, "classic", err, sizeof(err)), 0);
+		ck_assert_int_eq(scenario_check_policy(&s, "mglru-old", err, sizeof(err)),
+				 v == KERNEL_7_2 ? -1 : 0);
+		ck_assert_int_eq(scenario_check_policy(&s, "mglru-budget", err, sizeof(err)),
+				 v == KERNEL_7_2 ? 0 : -1);
+		ck_assert_msg(strstr(err, "line 2") && strstr(err, "kernel") &&
+			      strstr(err, v == KERNEL_7_2 ? "mglru-old" : "mglru-budget"),
+			      "refusal does not name line 2, the key and the policy: %s", err);
+		scenario_free(&s);
+		free(t);
+	}
+	t = with("");
+	load_scaled(t, sets, 1, 1.0, &s);
+	ck_assert_int_eq(scenario_check_policy(&s, "mglru-7.2", err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "--set 'machine.kernel=6.12'"), "refusal: %s", err);
+	scenario_free(&s);
+	free(t);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(line, sizeof(line), "kernel = %s", bad[i]);
+		t = variant(2, NULL, line);
+		expect_error(t, 2, "kernel", NULL);
+		free(t);
+	}
+}
+END_TEST
+
 START_TEST(test_lru_gen_knobs)
 {
 	static const struct {
@@ -1267,6 +1319,7 @@ static Suite *scenario_suite(void)
 	tcase_add_test(tc, test_memcg_kernel_names);
 	tcase_add_test(tc, test_sysctl_vm_knobs);
 	tcase_add_test(tc, test_lru_gen_knobs);
+	tcase_add_test(tc, test_machine_kernel);
 	tcase_add_test(tc, test_debugfs_and_zram_names);
 	tcase_add_test(tc, test_workload_advice);
 	tcase_add_test(tc, test_unknown_key_suggests);

@@ -159,10 +159,12 @@ static const struct command_help commands[] = {
 	},
 	{
 		.name = "list",
-		.summary = "the registered policies, workload types, device types and sections",
-		.usage = "usage: mmemu list [policies|workloads|devices|sections]\n",
+		.summary = "the registered policies, kernel releases, workload types, device types and sections",
+		.usage = "usage: mmemu list [policies|kernels|workloads|devices|sections]\n",
 		.text =
-		"Lists the reclaim policies, the workload types with the scenario keys each\n"
+		"Lists the reclaim policies (with the releases that had each), the kernel\n"
+		"releases [machine] kernel takes with the rules that differ between them,\n"
+		"the workload types with the scenario keys each\n"
 		"takes (and what --scale does to them), the device types, and the other\n"
 		"scenario sections with their keys under the kernel's names; with a table's\n"
 		"name, only that table's names, one per line (sections: as --set takes them).\n",

@@ -81,8 +81,47 @@ static void list_policies(FILE *f, bool names)
 	for (int i = 0; reclaim_policies[i]; i++)
 		if (names)
 			fprintf(f, "%s\n", reclaim_policies[i]->name);
-		else
-			fprintf(f, "  %-14s %s\n", reclaim_policies[i]->name, reclaim_policies[i]->desc);
+		else {
+			const char *releases;
+
+			kernel_has_policy(&kernel_rules_table[KERNEL_DEFAULT], reclaim_policies[i]->name,
+					  &releases);
+			fprintf(f, "  %-14s %s [kernel %s]\n", reclaim_policies[i]->name,
+				reclaim_policies[i]->desc, releases);
+		}
+}
+
+/* The releases [machine] kernel takes, and the rules that differ between them. */
+static void list_kernels(FILE *f, bool names)
+{
+	if (names) {
+		for (int v = 0; v < NR_KERNEL_VERSIONS; v++)
+			fprintf(f, "%s\n", kernel_rules_table[v].name);
+		return;
+	}
+	fprintf(f, "  [machine] kernel = ");
+	for (int v = 0; v < NR_KERNEL_VERSIONS; v++)
+		fprintf(f, "%s%s", v ? " | " : "", kernel_rules_table[v].name);
+	fprintf(f, " (default %s); rules, yes where a release has it:\n",
+		kernel_rules_table[KERNEL_DEFAULT].name);
+	fprintf(f, "    %-26s", "rule");
+	for (int v = 0; v < NR_KERNEL_VERSIONS; v++)
+		fprintf(f, " %-4s", kernel_rules_table[v].name);
+	fprintf(f, "  changed by\n");
+	for (const struct kernel_rule_doc *d = kernel_rule_docs; d->key; d++) {
+		fprintf(f, "    %-26s", d->key);
+		for (int v = 0; v < NR_KERNEL_VERSIONS; v++)
+			fprintf(f, " %-4s", kernel_rule(&kernel_rules_table[v], d) ? "yes" : "-");
+		fprintf(f, "  %s\n      %s\n", d->since, d->what);
+	}
+	fprintf(f, "    policies, by the releases that had them:\n");
+	for (int i = 0; reclaim_policies[i]; i++) {
+		const char *releases;
+
+		kernel_has_policy(&kernel_rules_table[KERNEL_DEFAULT], reclaim_policies[i]->name,
+				  &releases);
+		fprintf(f, "      %-14s %s\n", reclaim_policies[i]->name, releases);
+	}
 }
 
 /* The workload types of scenarios/ (its table), each with its own keys after those of every type. */
@@ -128,6 +167,7 @@ static const struct {
 	void (*print)(FILE *f, bool names);
 } lists[] = {
 	{ "policies", "policies", list_policies },
+	{ "kernels", "kernel releases", list_kernels },
 	{ "workloads", "workload types", list_workloads },
 	{ "devices", "device types", list_devices },
 	{ "sections", "scenario sections ([workload.*]: above)", list_sections },
@@ -149,7 +189,7 @@ static int cmd_list(int argc, char **argv)
 			return 0;
 	}
 	if (argc == 2) {
-		fprintf(stderr, "mmemu: list: unknown table '%s' (policies, workloads, devices or "
+		fprintf(stderr, "mmemu: list: unknown table '%s' (policies, kernels, workloads, devices or "
 			"sections)\n",
 			argv[1]);
 		return 2;
@@ -610,6 +650,10 @@ static int cmd_run(int argc, char **argv)
 		}
 		if (!reclaim_policy_get(p, msg, sizeof(msg))) {
 			snprintf(err, sizeof(err), "--policy: %s", msg);
+			rc = die(err);
+			goto out;
+		}
+		if (scenario_check_policy(&s, p, err, sizeof(err))) {
 			rc = die(err);
 			goto out;
 		}

@@ -223,6 +223,9 @@ static int output_text(FILE *f, const struct output_opts *o, const Mmemu__Invoca
 	fprintf(f, "scenario %s, scale %s", inv->scenario_name, sc);
 	if (same_seed)
 		fprintf(f, ", seed %llu", (unsigned long long)inv->runs[0]->seed);
+	/* the release emulated (runs with different ones show it in their --set) */
+	if (*inv->runs[0]->kernel && all_same(inv, offsetof(Mmemu__Run, kernel)))
+		fprintf(f, ", kernel %s", inv->runs[0]->kernel);
 	fprintf(f, " (mmemu %s)\n", *inv->mmemu_version ? inv->mmemu_version : "?");
 	if (any_options && all_same(inv, offsetof(Mmemu__Run, options)))
 		fprintf(f, "--set %s\n", inv->runs[0]->options);
@@ -445,6 +448,8 @@ static int json_run(FILE *f, const Mmemu__Run *r, size_t index, char *err, size_
 	      set_new(run, "policy_sha256", output_json_string(r->policy_sha256, err, errlen), err,
 		      errlen))) ||
 	    set_new(run, "seed", json_integer((json_int_t)r->seed), err, errlen) ||
+	    (*r->kernel &&
+	     set_new(run, "kernel", output_json_string(r->kernel, err, errlen), err, errlen)) ||
 	    set_new(run, "sim_seconds", output_json_number(r->sim_seconds, false), err, errlen) ||
 	    set_new(run, "host_seconds", output_json_number(r->host_seconds, false), err, errlen) ||
 	    set_new(run, "vmstat", json_object(), err, errlen) ||

@@ -7,7 +7,7 @@
  *
  * JSON (schema_version 2), one object:
  *   {"schema_version": 2, "mmemu_version", "scenario", "scenario_path",
- *    "scale", "runs": [{"policy", "options", "seed", "sim_seconds",
+ *    "scale", "runs": [{"policy", "options", "seed", "kernel", "sim_seconds",
  *    "host_seconds", "vmstat": {...}, "nodes": [{...}, ...],
  *    "memcgs": {NAME: {..., "memory.stat": {...}, "memory.events": {...},
  *               "lru_gen": {...} (MGLRU policies)}},

@@ -949,6 +949,10 @@ int cmd_sweep(int argc, char **argv)
 			rc = die(err);
 			goto out_scenario;
 		}
+		if (scenario_check_policy(&s, p, err, sizeof(err))) {
+			rc = die(err);
+			goto out_scenario;
+		}
 		policies[sw.nr_policies++] = p;
 	}
 	if (!sw.nr_policies) {

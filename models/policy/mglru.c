@@ -858,10 +858,22 @@ static enum folio_references lru_gen_check_references(struct folio *folio,
 
 	rmap_iter_init(&it, folio_mapping(folio), folio->index);
 	while ((pte = rmap_iter_next(&it, &vma))) {
+		uint8_t vm_flags = vma ? vma->vm_flags : folio_mapping(folio)->vm_flags;
+		enum rmap_young rule = rmap_young_rule(mm.kernel, vm_flags);
+
 		/* invalid_folio_referenced_vma(): no recency, no look */
-		if (!vma_has_recency(vma ? vma->vm_flags : folio_mapping(folio)->vm_flags))
+		if (rule == RMAP_YOUNG_SKIP)
 			continue;
 		charge(COST_RMAP_WALK_NS);
+		if (!vma_has_recency(vm_flags)) {
+			/* before 6.3: no look-around, but ptep_clear_flush_young()
+			 * still counts a VM_RAND_READ mapping's young PTE */
+			if (*pte & PTE_YOUNG) {
+				*pte &= (uint8_t)~PTE_YOUNG;
+				referenced += rule == RMAP_YOUNG_COUNT;
+			}
+			continue;
+		}
 		referenced += lru_gen_look_around(folio, vma ? vma->ptes : folio_mapping(folio)->ptes,
 						  sc);
 	}
@@ -993,6 +1005,10 @@ static bool sort_folio(struct lruvec *lruvec, struct folio *folio, struct scan_c
 			lrugen->protected[type][tier]++;
 			lrugen->stats.protected[type][tier]++;
 		}
+		/* before 6.5 ("Multi-gen LRU: fix workingset accounting") a
+		 * protected folio was what workingset_activate counted */
+		if (!mm.kernel->lru_gen_refault_all)
+			mod_lruvec_state(lruvec, WORKINGSET_ACTIVATE_BASE + type, 1);
 		return true;
 	}
 	if (variant()->reactivate_dirty)
@@ -1691,9 +1707,13 @@ static uint64_t lru_gen_eviction(struct folio *folio, struct mem_cgroup *target_
 	return pack_shadow(folio->memcg_id, folio->nid, token, workingset);
 }
 
-/* lru_gen_test_recent(): within MAX_NR_GENS of the current max_seq */
-static bool lru_gen_test_recent(uint64_t shadow, struct lruvec **lruvec, uint64_t *token,
-				bool *workingset)
+/*
+ * lru_gen_test_recent(): within MAX_NR_GENS of the current max_seq; before
+ * 6.14 ("mm/mglru: rework refault detection") only while the gen the folio
+ * was evicted from is still the type's min_seq.
+ */
+static bool lru_gen_test_recent(uint64_t shadow, int type, struct lruvec **lruvec,
+				uint64_t *token, bool *workingset)
 {
 	unsigned short memcgid;
 	int nid;
@@ -1705,8 +1725,10 @@ static bool lru_gen_test_recent(uint64_t shadow, struct lruvec **lruvec, uint64_
 		return false;
 	}
 	*lruvec = mm.memcgs[memcgid]->lruvec[nid];
-	max_seq = lrugen_of(*lruvec)->max_seq & (EVICTION_MASK >> LRU_REFS_WIDTH);
 	seq = *token >> LRU_REFS_WIDTH;
+	if (!mm.kernel->lru_gen_recent_max_seq)
+		return seq == (lrugen_of(*lruvec)->min_seq[type] & (EVICTION_MASK >> LRU_REFS_WIDTH));
+	max_seq = lrugen_of(*lruvec)->max_seq & (EVICTION_MASK >> LRU_REFS_WIDTH);
 	return (max_seq > seq ? max_seq - seq : seq - max_seq) < MAX_NR_GENS;
 }
 
@@ -1718,16 +1740,37 @@ static void lru_gen_refault(struct folio *folio, uint64_t shadow)
 	bool workingset, recent;
 	int refs, tier;
 
-	recent = lru_gen_test_recent(shadow, &lruvec, &token, &workingset);
+	recent = lru_gen_test_recent(shadow, type, &lruvec, &token, &workingset);
 	if (lruvec != folio_lruvec(folio))
 		return;
-	mod_lruvec_state(lruvec, WORKINGSET_REFAULT_BASE + type, 1);
+	/* every refault counts since 6.5, only a recent one before */
+	if (mm.kernel->lru_gen_refault_all || recent)
+		mod_lruvec_state(lruvec, WORKINGSET_REFAULT_BASE + type, 1);
 	if (!recent)
 		return;
 	refs = (int)(token & ((1U << LRU_REFS_WIDTH) - 1)) + 1;
 	tier = lru_tier_from_refs(refs, workingset);
 	lrugen_of(lruvec)->refaulted[type][tier]++;
 	lrugen_of(lruvec)->stats.refaulted[type][tier]++;
+	if (!mm.kernel->lru_gen_activate_in_fault) {
+		/*
+		 * Before 6.14 (4d5d14a01e2c): 6.5 to 6.13 count every recent
+		 * refault as activated; a refault in a fault, or of a folio
+		 * read through file descriptors 3 times (token refs plus
+		 * PG_workingset), restores it: PG_workingset and every refs
+		 * bit set. The tiers themselves stay those of 6.14 (README).
+		 */
+		int old_refs = (int)(token & ((1U << LRU_REFS_WIDTH) - 1)) + workingset;
+
+		if (mm.kernel->lru_gen_refault_all)
+			mod_lruvec_state(lruvec, WORKINGSET_ACTIVATE_BASE + type, 1);
+		if (mm.in_lru_fault || old_refs >= (1 << LRU_REFS_WIDTH) - 1) {
+			folio->flags |= LRU_REFS_MASK;
+			folio_set_workingset(folio);
+			mod_lruvec_state(lruvec, WORKINGSET_RESTORE_BASE + type, 1);
+		}
+		return;
+	}
 	/* folio_add_lru() sets it active in a fault (6cbdd9726fb5: only the
 	 * workingset) */
 	if (mm.in_lru_fault && (!variant()->fault_mark_accessed || workingset))

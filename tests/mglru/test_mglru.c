@@ -1610,6 +1610,130 @@ START_TEST(test_fault_placement_72)
 END_TEST
 
 /* ==================================================================
+ * 11b. [machine] kernel: lru_gen_refault() and sort_folio() by release
+ * ================================================================== */
+
+/* What one refault adds to workingset_refault, _activate and _restore (file). */
+struct ws_counts {
+	uint64_t refault, activate, restore;
+};
+
+static struct ws_counts ws_now(void)
+{
+	return (struct ws_counts){
+		lruvec_page_state(fx.lruvec, WORKINGSET_REFAULT_FILE),
+		lruvec_page_state(fx.lruvec, WORKINGSET_ACTIVATE_FILE),
+		lruvec_page_state(fx.lruvec, WORKINGSET_RESTORE_FILE),
+	};
+}
+
+/*
+ * Three refaults of clean file folios, each from a planted shadow:
+ * A, read(), evicted from min_seq, no PG_workingset; B, read(), evicted
+ * from max_seq - 1 (not min_seq), PG_workingset; C, an mmap fault, evicted
+ * from min_seq. Per release (_i), what each adds, from the kernel's
+ * lru_gen_refault(): 6.1 counts recent refaults only (gen == min_seq), no
+ * activation there, restore in a fault; 6.6 and 6.12 count every refault,
+ * activate every recent one, restore in a fault; 7.2 is recent within
+ * MAX_NR_GENS of max_seq, activates in a fault only, restores PG_workingset.
+ */
+static const struct ws_counts refault_expect[NR_KERNEL_VERSIONS][3] = {
+	[KERNEL_6_1] = { { 1, 0, 0 }, { 0, 0, 0 }, { 1, 0, 1 } },
+	[KERNEL_6_6] = { { 1, 1, 0 }, { 1, 0, 0 }, { 1, 1, 1 } },
+	[KERNEL_6_12] = { { 1, 1, 0 }, { 1, 0, 0 }, { 1, 1, 1 } },
+	[KERNEL_7_2] = { { 1, 0, 0 }, { 1, 0, 1 }, { 1, 1, 0 } },
+};
+
+static void kernel_refault_body(struct actor *a, void *arg)
+{
+	int v = *(const int *)arg;
+	struct lru_gen_folio *lrugen = lrugen_of(fx.lruvec);
+	uint64_t min_seq, max_seq;
+	const char *name[3] = { "A (min_seq, read)", "B (max_seq - 1, workingset, read)",
+				"C (min_seq, fault)" };
+
+	mm.kernel = &kernel_rules_table[v];
+	mm.fault_around_pages = 1;
+	ck_assert(inc_max_seq(fx.lruvec, lrugen->max_seq, 0, a));
+	min_seq = lrugen->min_seq[LRU_GEN_FILE];
+	max_seq = lrugen->max_seq;
+	ck_assert_uint_lt(min_seq, max_seq - 1);
+	for (int r = 0; r < 3; r++) {
+		uint64_t seq = r == 1 ? max_seq - 1 : min_seq;
+		struct address_space *f = r == 2 ? fx.file : fx.file2;
+		uint64_t index = 10 + 2 * (uint64_t)r;
+		struct ws_counts before = ws_now(), after;
+
+		f->slots[index] = pack_shadow(fx.memcg->id, 0, seq << LRU_REFS_WIDTH, r == 1);
+		if (r == 2)
+			ck_assert_int_eq(filemap_map_access(a, fx.task, f, index, false), ACCESS_MAJOR);
+		else
+			ck_assert_int_eq(filemap_read(a, fx.task, f, index), ACCESS_MAJOR);
+		after = ws_now();
+		ck_assert_msg(after.refault - before.refault == refault_expect[v][r].refault &&
+			      after.activate - before.activate == refault_expect[v][r].activate &&
+			      after.restore - before.restore == refault_expect[v][r].restore,
+			      "kernel %s, refault %s: refault +%llu activate +%llu restore +%llu",
+			      mm.kernel->name, name[r],
+			      (unsigned long long)(after.refault - before.refault),
+			      (unsigned long long)(after.activate - before.activate),
+			      (unsigned long long)(after.restore - before.restore));
+	}
+	assert_invariants();
+}
+
+START_TEST(test_kernel_refault_accounting)
+{
+	int v = _i;
+
+	boot(&mglru_old_policy);
+	run_body(kernel_refault_body, &v);
+}
+END_TEST
+
+/*
+ * 6.1's sort_folio() counted every folio it protected by tier as
+ * workingset_activate; since 6.5 it counts none. The protected folios of
+ * the sorted-batch setup under mglru-old, per release (_i).
+ */
+static void kernel_sort_activate_body(struct actor *a, void *arg)
+{
+	int v = *(const int *)arg;
+	struct lru_gen_folio *lrugen = lrugen_of(fx.lruvec);
+	struct scan_control sc;
+	uint64_t activate;
+
+	mm.kernel = &kernel_rules_table[v];
+	read_pages(a, fx.file2, 0, NR_CLEAN, 2);
+	activate_file2(NR_CLEAN, 2);
+	read_pages(a, fx.file2, 1, NR_SORTED, 2);
+	for (int i = 0; i < NR_SORTED; i++)
+		mm.policy->folio_mark_accessed(folio_at(fx.file2, 1 + (uint64_t)i * 2));
+	lrugen->avg_refaulted[LRU_GEN_FILE][1] = 1000;
+	lrugen->avg_total[LRU_GEN_FILE][1] = 1000;
+	activate = lruvec_page_state(fx.lruvec, WORKINGSET_ACTIVATE_FILE);
+	init_sc(&sc, a, 0);
+	mm.policy->shrink_lruvec(fx.lruvec, &sc);
+	ck_assert_uint_eq(memcg_events(fx.memcg, PGREFILL), NR_SORTED);
+	ck_assert_msg(lruvec_page_state(fx.lruvec, WORKINGSET_ACTIVATE_FILE) - activate ==
+		      (v == KERNEL_6_1 ? NR_SORTED : 0),
+		      "kernel %s: workingset_activate +%llu for %d protected folios",
+		      mm.kernel->name,
+		      (unsigned long long)(lruvec_page_state(fx.lruvec, WORKINGSET_ACTIVATE_FILE) -
+					   activate), NR_SORTED);
+	assert_invariants();
+}
+
+START_TEST(test_kernel_sort_folio_activate)
+{
+	int v = _i;
+
+	boot(&mglru_old_policy);
+	run_body(kernel_sort_activate_body, &v);
+}
+END_TEST
+
+/* ==================================================================
  * 12. the aging's page-table walk: one mm at a time, get_next_mm()
  * ================================================================== */
 
@@ -2229,6 +2353,8 @@ static Suite *mglru_suite(void)
 	tcase_add_test(tc, test_writeback_stats_once_per_batch);
 	tcase_add_loop_test(tc, test_root_reclaim_needs_writepage, 0, 2);
 	tcase_add_loop_test(tc, test_fault_placement_72, 0, 2);
+	tcase_add_loop_test(tc, test_kernel_refault_accounting, 0, NR_KERNEL_VERSIONS);
+	tcase_add_loop_test(tc, test_kernel_sort_folio_activate, 0, NR_KERNEL_VERSIONS);
 	tcase_add_loop_test(tc, test_walk_skips_idle_mm, 0, 2);
 	tcase_add_loop_test(tc, test_walk_sparse_young, 0, 2);
 	suite_add_tcase(s, tc);
