@@ -418,7 +418,8 @@ END_TEST
 /* --version; each command's own --help, exit 0, not the global text. */
 START_TEST(test_version_and_help)
 {
-	static const char *const cmds[] = { "run", "report", "sweep", "plot", "list", "bench" };
+	static const char *const cmds[] = { "run", "report", "sweep", "plot", "list", "bench",
+					    "ablate" };
 	const char *version[] = { "--version", NULL };
 	const char *global[] = { "--help", NULL };
 	struct cli_out v = cli_run(version), g = cli_run(global);
@@ -487,7 +488,7 @@ START_TEST(test_bash_completion)
 		 cli_mmemu(), cli_mmemu());
 	rc = harness_exec(argv, &out, &err);
 	ck_assert_msg(rc == 0, "bash: %d: %s", rc, err);
-	ck_assert_msg(strstr(out, "run report sweep view plot list bench check-policy --help --version\n"), "%s", out);
+	ck_assert_msg(strstr(out, "run report sweep ablate view plot list bench check-policy --help --version\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\n--policy\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\nclassic,mglru-budget\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\ngens memory throughput refaults swap\n"), "%s", out);
@@ -616,6 +617,42 @@ START_TEST(test_progress_on_a_terminal)
 }
 END_TEST
 
+/*
+ * mmemu ablate at a small scale: a column per mechanism removed and one with
+ * all removed, each against the kernel's; removing them all changes some
+ * headline row significantly. A policy without the mechanisms and --set
+ * are refused with status 2.
+ */
+START_TEST(test_ablate)
+{
+	static const char *const names[] = { "none", "walk", "look_around", "bloom_filter",
+					     "tiers", "memcg_lru", "all" };
+	const char *args[] = { "ablate", cli_quickstart(), "--policy", "mglru-7.2", "--scale",
+			       "1/64", "--seeds", "1..2", "-j", "2", NULL };
+	const char *classic[] = { "ablate", cli_quickstart(), "--policy", "classic", NULL };
+	const char *set[] = { "ablate", cli_quickstart(), "--policy", "mglru-old", "--set",
+			      "mglru.walk=0", NULL };
+	struct cli_out o = cli_run(args), c = cli_run(classic), t = cli_run(set);
+	const char *removed;
+
+	ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+	ck_assert_ptr_nonnull(strstr(o.out, "14 runs in 7 groups"));
+	removed = strstr(o.out, "\nremoved ");
+	ck_assert_ptr_nonnull(removed);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		ck_assert_msg(strstr(removed, names[i]), "no column for %s", names[i]);
+	ck_assert_ptr_nonnull(strstr(o.out, "mglru-7.2 mglru.tiers=0: seeds 1,2"));
+	ck_assert_msg(strstr(o.out, "%*"), "removing every mechanism changed nothing:\n%s", o.out);
+	ck_assert_int_eq(c.status, 2);
+	ck_assert_ptr_nonnull(strstr(c.err, "'classic'"));
+	ck_assert_int_eq(t.status, 2);
+	ck_assert_ptr_nonnull(strstr(t.err, "--set"));
+	cli_out_free(&o);
+	cli_out_free(&c);
+	cli_out_free(&t);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
 	Suite *s = suite_create("cli");
@@ -627,6 +664,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_kernel_recorded);
 	tcase_add_test(tc, test_json_reports_scale_used);
 	tcase_add_test(tc, test_text_and_csv);
+	tcase_add_test(tc, test_ablate);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("errors");

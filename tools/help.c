@@ -103,6 +103,35 @@ static const struct command_help commands[] = {
 		"                    runs in flight fail\n",
 	},
 	{
+		.name = "ablate",
+		.summary = "an MGLRU policy with each mechanism removed in turn, against the kernel",
+		.usage =
+		"usage: mmemu ablate SCENARIO --policy P [--seeds A..B|A,B,...] [--scale F]\n"
+		"                    [-j N] [--timeout SECONDS] [--format text|json|csv]\n"
+		"                    [--out FILE] [--mpi [--rank-timeout SECONDS]]\n",
+		.text =
+		"Runs the MGLRU policy P (mglru-old, mglru-budget or mglru-7.2) as the kernel\n"
+		"has it, then with each mechanism removed in turn by its [mglru] switch (walk:\n"
+		"the aging's page-table walk; look_around; bloom_filter; tiers: the PID\n"
+		"controller's tier protection; memcg_lru: root reclaim's memcg LRU), then with\n"
+		"all removed, over the seeds, as mmemu sweep does (its own process per run, -j\n"
+		"at a time, or --mpi). Prints the headline rows (throughput, latency, I/O,\n"
+		"refaults, pgscan/pgsteal, OOM kills): the mean over seeds with the mechanism\n"
+		"removed and its change from the kernel's, '*' where Welch's t-test finds it\n"
+		"significant at 95%. min_ttl_ms is off by default and is not part of the list\n"
+		"(mmemu sweep --set mglru.min_ttl_ms=... measures it).\n"
+		"\n"
+		"  --policy P        the MGLRU policy\n"
+		"  --seeds A..B      seeds (default 1; '*' needs two or more)\n"
+		"  --scale F         shrink sizes and counts, 0 < F <= 1 or 1/N\n"
+		"  -j N              runs in parallel, 1 to 256 (default: the online CPUs)\n"
+		"  --timeout S       seconds a run may take (default 600)\n"
+		"  --format F        text (default), json or csv (every row, as mmemu sweep)\n"
+		"  --out FILE        save every run, ordered by combination, then seed\n"
+		"  --mpi             started as MPI ranks, as mmemu sweep --mpi\n"
+		"  --rank-timeout S  a rank silent this long (default 30) is lost\n",
+	},
+	{
 		.name = "view",
 		.summary = "write saved results as one HTML page to watch reclaim in a browser",
 		.usage =

@@ -35,6 +35,9 @@
 struct output_opts {
 	const char *format;	/* "text", "json" or "csv" */
 	bool all;		/* text: every row, also those that do not change */
+	bool headline;		/* text summary: the headline rows only */
+	const char *const *col_names;	/* text summary: a name per column (NULL: its options) */
+	const char *col_label;	/* ... and what the names are */
 };
 
 /* "text", "json" or "csv" */

@@ -264,6 +264,8 @@ static int summary_text(FILE *f, const struct output_opts *o, struct summary *s,
 		policy[c] = s->col[c].policy;
 		vals[c] = short_opts ? option_values(s->col[c].options) : NULL;
 		opts[c] = vals[c] ? vals[c] : s->col[c].options;
+		if (o->col_names)
+			opts[c] = o->col_names[c];
 		snprintf(nbuf[c], sizeof(nbuf[c]), "%zu", s->col[c].nr);
 		ns[c] = nbuf[c];
 		if (asprintf(&labels[c], "%s%s%s", s->col[c].policy, *s->col[c].options ? " " : "",
@@ -293,7 +295,10 @@ static int summary_text(FILE *f, const struct output_opts *o, struct summary *s,
 	t.nr_cols = nc;
 	t.head_label[0] = "policy";
 	t.head[0] = policy;
-	if (any_options) {
+	if (o->col_names) {
+		t.head_label[1] = o->col_label ? o->col_label : "--set";
+		t.head[1] = opts;
+	} else if (any_options) {
 		t.head_label[1] = short_opts ? keys : "--set";
 		t.head[1] = opts;
 	}
@@ -302,6 +307,7 @@ static int summary_text(FILE *f, const struct output_opts *o, struct summary *s,
 	t.cell = summary_cell;
 	t.ctx = s;
 	t.all = o->all;
+	t.headline_only = o->headline;
 	t.stats = true;
 	table_print(f, &t);
 	rc = 0;

@@ -52,9 +52,12 @@
 
 /* ---- the sweep ---- */
 
+/* the command that runs the sweep: "sweep", or "ablate" (sweep_main()) */
+static const char *sweep_cmd = "sweep";
+
 static int die(const char *msg)
 {
-	fprintf(stderr, "mmemu: sweep: %s\n", msg);
+	fprintf(stderr, "mmemu: %s: %s\n", sweep_cmd, msg);
 	return 2;
 }
 
@@ -319,19 +322,40 @@ static void run_values(const struct sweep *sw, size_t index, size_t *vals)
 	}
 }
 
+/*
+ * The "section.key=value" words run index sets (malloc'ed, into sets, at
+ * most SWEEP_MAX_SETS): its axes' values, or its variant's list.
+ */
+static size_t run_sets(const struct sweep *sw, size_t index, char **sets)
+{
+	size_t vals[SWEEP_MAX_SETS], n = 0;
+
+	if (sw->variants) {
+		const char *const *v = sw->variants[index / sw->nr_seeds % sw->nr_combos];
+
+		for (; v[n] && n < SWEEP_MAX_SETS; n++)
+			sets[n] = xstrdup(v[n]);
+		return n;
+	}
+	run_values(sw, index, vals);
+	for (size_t a = 0; a < sw->nr_axes; a++)
+		sets[n++] = xprintf("%s=%s", sw->axes[a].key, sw->axes[a].vals[vals[a]]);
+	return n;
+}
+
 char *sweep_run_params(const struct sweep *sw, size_t index)
 {
 	size_t seed_i = index % sw->nr_seeds;
 	size_t pol = index / sw->nr_seeds / sw->nr_combos;
-	size_t vals[SWEEP_MAX_SETS];
-	char *params, *more;
+	char *sets[SWEEP_MAX_SETS], *params, *more;
+	size_t nr = run_sets(sw, index, sets);
 
-	run_values(sw, index, vals);
 	params = xprintf("policy=%s seed=%llu", sw->policies[pol],
 			 (unsigned long long)sw->seeds[seed_i]);
-	for (size_t a = 0; a < sw->nr_axes; a++) {
-		more = xprintf("%s %s=%s", params, sw->axes[a].key, sw->axes[a].vals[vals[a]]);
+	for (size_t a = 0; a < nr; a++) {
+		more = xprintf("%s %s", params, sets[a]);
 		free(params);
+		free(sets[a]);
 		params = more;
 	}
 	return params;
@@ -341,12 +365,12 @@ char **sweep_run_args(const struct sweep *sw, size_t index)
 {
 	size_t seed_i = index % sw->nr_seeds;
 	size_t pol = index / sw->nr_seeds / sw->nr_combos;
-	size_t vals[SWEEP_MAX_SETS], n = 0;
-	char **args = calloc(16 + 2 * sw->nr_axes, sizeof(*args));
+	char *sets[SWEEP_MAX_SETS];
+	size_t n = 0, nr = run_sets(sw, index, sets);
+	char **args = calloc(16 + 2 * nr, sizeof(*args));
 
 	if (!args)
 		oom();
-	run_values(sw, index, vals);
 	args[n++] = xstrdup("run");
 	args[n++] = xstrdup(sw->scenario);
 	args[n++] = xstrdup("--policy");
@@ -357,9 +381,9 @@ char **sweep_run_args(const struct sweep *sw, size_t index)
 		args[n++] = xstrdup("--scale");
 		args[n++] = xstrdup(sw->scale_arg);
 	}
-	for (size_t a = 0; a < sw->nr_axes; a++) {
+	for (size_t a = 0; a < nr; a++) {
 		args[n++] = xstrdup("--set");
-		args[n++] = xprintf("%s=%s", sw->axes[a].key, sw->axes[a].vals[vals[a]]);
+		args[n++] = sets[a];
 	}
 	args[n++] = xstrdup("--out");
 	args[n++] = xstrdup("-");
@@ -420,12 +444,9 @@ int sweep_plan_order(struct sweep *sw, double scale, char *bad, size_t badlen)
 	 */
 	for (size_t c = 0; c < sw->nr_combos; c++) {
 		char *sets[SWEEP_MAX_SETS];
-		size_t vals[SWEEP_MAX_SETS];
+		size_t nr = run_sets(sw, c * sw->nr_seeds, sets);
 
-		run_values(sw, c * sw->nr_seeds, vals);
-		for (size_t a = 0; a < sw->nr_axes; a++)
-			sets[a] = xprintf("%s=%s", sw->axes[a].key, sw->axes[a].vals[vals[a]]);
-		if (scenario_load(s, sw->scenario, (const char *const *)sets, (int)sw->nr_axes,
+		if (scenario_load(s, sw->scenario, (const char *const *)sets, (int)nr,
 				  scale, err, sizeof(err))) {
 			snprintf(bad, badlen, "%s", err);
 			c = sw->nr_combos;
@@ -433,7 +454,7 @@ int sweep_plan_order(struct sweep *sw, double scale, char *bad, size_t badlen)
 			cost[c] = run_cost(s);
 		}
 		scenario_free(s);
-		for (size_t a = 0; a < sw->nr_axes; a++)
+		for (size_t a = 0; a < nr; a++)
 			free(sets[a]);
 		if (*bad) {
 			free(cost);
@@ -725,6 +746,11 @@ static long launched_ranks(void)
 
 int cmd_sweep(int argc, char **argv)
 {
+	return sweep_main(argc, argv, NULL);
+}
+
+int sweep_main(int argc, char **argv, const struct sweep_variants *v)
+{
 	static const struct option opts[] = {
 		{ "policy", required_argument, NULL, 'p' },
 		{ "set", required_argument, NULL, 's' },
@@ -756,6 +782,11 @@ int cmd_sweep(int argc, char **argv)
 
 	memset(&sw, 0, sizeof(sw));
 	memset(&s, 0, sizeof(s));
+	sweep_cmd = v ? v->cmd : "sweep";
+	if (v) {
+		oo.headline = true;
+		oo.col_label = v->label;
+	}
 	sw.jobs = cpus > 0 ? (unsigned)(cpus < SWEEP_MAX_JOBS ? cpus : SWEEP_MAX_JOBS) : 1;
 	sw.timeout_s = 600;
 	sw.rank_timeout_s = 30;
@@ -848,16 +879,16 @@ int cmd_sweep(int argc, char **argv)
 			}
 			break;
 		case 'h':
-			help_command(stdout, "sweep");
+			help_command(stdout, sweep_cmd);
 			goto out_args;
 		default:
-			help_command(stderr, "sweep");
+			help_command(stderr, sweep_cmd);
 			rc = 2;
 			goto out_args;
 		}
 	}
 	if (optind + 1 != argc) {
-		help_command(stderr, "sweep");
+		help_command(stderr, sweep_cmd);
 		rc = 2;
 		goto out_args;
 	}
@@ -960,6 +991,10 @@ int cmd_sweep(int argc, char **argv)
 		goto out_scenario;
 	}
 	sw.policies = policies;
+	if (v && sw.nr_axes) {
+		rc = die("--set: the combinations are the command's own");
+		goto out_scenario;
+	}
 	sw.nr_combos = 1;
 	for (size_t a = 0; a < sw.nr_axes; a++) {
 		sw.nr_combos *= axes[a].nr;
@@ -970,6 +1005,14 @@ int cmd_sweep(int argc, char **argv)
 	    sw.nr_policies * sw.nr_combos * sw.nr_seeds > SWEEP_MAX_RUNS) {
 		rc = die("more than 100000 runs");
 		goto out_scenario;
+	}
+	if (v) {
+		sw.variants = v->sets;
+		sw.nr_combos = v->nr;
+		if (sw.nr_policies * sw.nr_combos * sw.nr_seeds > SWEEP_MAX_RUNS) {
+			rc = die("more than 100000 runs");
+			goto out_scenario;
+		}
 	}
 	sw.total = sw.nr_policies * sw.nr_combos * sw.nr_seeds;
 
@@ -1032,6 +1075,8 @@ int cmd_sweep(int argc, char **argv)
 			rc = die("out of memory");
 			goto out_free;
 		}
+		/* column names only while every combination has its column */
+		oo.col_names = v && v->names && inv.n_runs == sw.total ? v->names : NULL;
 		if (summary_write(out.f, &oo, &inv, why, sizeof(why))) {
 			sink_discard(&out);
 			rc = die(why);

@@ -9,7 +9,27 @@
 #ifndef MMEMU_TOOLS_SWEEP_H
 #define MMEMU_TOOLS_SWEEP_H
 
+#include <stddef.h>
+
 int cmd_sweep(int argc, char **argv);
+
+/*
+ * A sweep over a given list of combinations instead of the cross product
+ * of --set values (mmemu ablate): each combination a NULL-terminated list
+ * of "section.key=value", the first the base the others are compared to;
+ * the text summary shows the headline rows only, one column per
+ * combination under its name.
+ */
+struct sweep_variants {
+	const char *cmd;			/* the command, for messages and help */
+	const char *const *const *sets;		/* [nr] */
+	const char *const *names;		/* [nr] column names */
+	const char *label;			/* what the names are ("removed") */
+	size_t nr;
+};
+
+/* mmemu sweep's options (--set excepted when v is given), over v or the --set axes. */
+int sweep_main(int argc, char **argv, const struct sweep_variants *v);
 
 /*
  * The pid of the process an exec'ed mmemu must not outlive (sweep sets it

@@ -70,6 +70,9 @@ struct sweep {
 	size_t nr_policies;
 	struct axis *axes;
 	size_t nr_axes, nr_combos;
+	/* mmemu ablate: the combinations as a list, each a NULL-terminated list of
+	 * "section.key=value" (NULL: the cross product of the axes) */
+	const char *const *const *variants;
 	uint64_t *seeds;
 	size_t nr_seeds;
 	size_t total;		/* runs in the plan */

@@ -351,7 +351,9 @@ void table_print(FILE *f, const struct table *t)
 		struct table_cell base;
 
 		r->vc = r->slot < 0 ? VC_PLAIN : value_class_of(row_group(t, r), row_key(t, r));
-		if (t->all || r->slot < 0)
+		if (t->headline_only && !r->headline)
+			r->shown = false;
+		else if (t->all || r->slot < 0)
 			r->shown = true;
 		else if (r->headline)
 			r->shown = row_nonzero(t, r->slot);
@@ -412,7 +414,9 @@ void table_print(FILE *f, const struct table *t)
 	if (t->stats)
 		fprintf(f, "* the difference from the first column is significant at 95%% "
 			   "(Welch's t-test over seeds)\n");
-	if (hidden)
+	if (hidden && t->headline_only)
+		fprintf(f, "the headline rows only (rows that are zero are left out)\n");
+	else if (hidden)
 		fprintf(f, "rows that %s are left out (--all prints every row)\n",
 			t->nr_cols > 1 ? "do not change" : "are zero");
 out:

@@ -43,6 +43,7 @@ struct table {
 	struct table_cell (*cell)(void *ctx, int col, int slot);
 	void *ctx;
 	bool all;		/* every row, not only those that change */
+	bool headline_only;	/* the headline rows, none of the rest */
 	bool stats;		/* columns are means over seeds: changes carry '*' */
 };
 
