@@ -110,12 +110,45 @@ START_TEST(test_http_request)
 		static const char *const bad[] = {
 			"GET\r\n\r\n", "GET /\r\n\r\n", "GET / HTTP/2\r\n\r\n", "GET x HTTP/1.1\r\n\r\n",
 			" / HTTP/1.1\r\n\r\n", "GET  HTTP/1.1\r\n\r\n", "GET / SPDY/1.1\r\n\r\n",
+			"G(T / HTTP/1.1\r\n\r\n", "GET /a\tb HTTP/1.1\r\n\r\n",
+			"GET /\x7f HTTP/1.1\r\n\r\n", "GET /\x80 HTTP/1.1\r\n\r\n",
+			"GET / HTTP/1.1\rHost: x\r\n\r\n", "GET / HTTP/1.1\r\nHost: \rx\r\n\r\n",
 		};
 
 		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 			ck_assert_msg(http_parse_request(bad[i], strlen(bad[i]), &rq) == -1,
 				      "'%s' was taken", bad[i]);
 	}
+	/* a NUL in the target is a bad request, not a path cut at the NUL */
+	{
+		static const char nul_target[] = "GET /\0/events HTTP/1.1\r\n\r\n";
+		static const char nul_header[] = "GET / HTTP/1.1\r\nHost: a\0b\r\n\r\n";
+
+		ck_assert_int_eq(http_parse_request(nul_target, sizeof(nul_target) - 1, &rq), -1);
+		ck_assert_int_eq(http_parse_request(nul_header, sizeof(nul_header) - 1, &rq), -1);
+		/* and refused as soon as it arrives, not when the head ends */
+		ck_assert_int_eq(http_parse_request(nul_target, 6, &rq), -1);
+	}
+	/* lines ending in a bare LF (RFC 9112 section 2.2), alone or mixed with CRLF */
+	{
+		static const char *const lf[] = {
+			"GET /events HTTP/1.1\nLast-Event-ID: 3\n\n",
+			"GET /events HTTP/1.1\r\nLast-Event-ID: 3\n\r\n",
+			"GET /events HTTP/1.1\nLast-Event-ID: 3\r\n\n",
+		};
+
+		for (size_t i = 0; i < sizeof(lf) / sizeof(lf[0]); i++) {
+			for (size_t l = 0; l < strlen(lf[i]); l++)
+				ck_assert_int_eq(http_parse_request(lf[i], l, &rq), 1);
+			ck_assert_msg(http_parse_request(lf[i], strlen(lf[i]), &rq) == 0, "'%s'",
+				      lf[i]);
+			ck_assert_str_eq(rq.path, "/events");
+			ck_assert_int_eq(rq.last_event_id, 3);
+		}
+	}
+	ck_assert_int_eq(http_parse_request("HEAD /a?b HTTP/1.1\r\n\r\n", 24, &rq), 0);
+	ck_assert_str_eq(rq.method, "HEAD");
+	ck_assert_str_eq(rq.path, "/a");
 }
 END_TEST
 
@@ -340,6 +373,47 @@ START_TEST(test_server)
 	page = get(port, "GARBAGE\r\n\r\n", NULL, &len);
 	ck_assert_msg(!strncmp(page, "HTTP/1.1 400 ", 13), "%.100s", page);
 	free(page);
+	/* lines ending in a bare LF are answered, not left open */
+	page = get(port, "GET / HTTP/1.1\nHost: x\n\n", NULL, &len);
+	ck_assert_msg(!strncmp(page, "HTTP/1.1 200 OK\r\n", 17), "%.100s", page);
+	ck_assert_ptr_nonnull(strstr(page, "id=\"mmemu-data\""));
+	free(page);
+	/* a NUL in the target is a bad request, not the page */
+	{
+		static const char nul[] = "GET /\0/events HTTP/1.1\r\n\r\n";
+
+		fd = connect_to(port);
+		ck_assert_int_eq(write(fd, nul, sizeof(nul) - 1), (ssize_t)sizeof(nul) - 1);
+		page = read_until(fd, NULL, &len);
+		close(fd);
+		ck_assert_msg(!strncmp(page, "HTTP/1.1 400 ", 13), "%.100s", page);
+		free(page);
+	}
+	/* HEAD: GET's head, its Content-Length, and no body */
+	{
+		char *got = get(port, "GET / HTTP/1.1\r\n\r\n", NULL, &len), *cl;
+		size_t body = len - (size_t)(strstr(got, "\r\n\r\n") + 4 - got), want;
+
+		page = get(port, "HEAD / HTTP/1.1\r\n\r\n", NULL, &len);
+		ck_assert_msg(!strncmp(page, "HTTP/1.1 200 OK\r\n", 17), "%.100s", page);
+		cl = strstr(page, "Content-Length: ");
+		ck_assert_ptr_nonnull(cl);
+		ck_assert_int_eq(sscanf(cl, "Content-Length: %zu", &want), 1);
+		ck_assert_uint_eq(want, body);
+		ck_assert_ptr_nonnull(strstr(page, "\r\n\r\n"));
+		ck_assert_str_eq(strstr(page, "\r\n\r\n"), "\r\n\r\n");
+		free(page);
+		free(got);
+		page = get(port, "HEAD /events HTTP/1.1\r\n\r\n", NULL, &len);
+		ck_assert_msg(!strncmp(page, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n", 50),
+			      "%.100s", page);
+		ck_assert_str_eq(strstr(page, "\r\n\r\n"), "\r\n\r\n");
+		free(page);
+		page = get(port, "DELETE / HTTP/1.1\r\n\r\n", NULL, &len);
+		ck_assert_msg(!strncmp(page, "HTTP/1.1 405 ", 13), "%.100s", page);
+		ck_assert_ptr_nonnull(strstr(page, "\r\nAllow: GET, HEAD\r\n"));
+		free(page);
+	}
 
 	/* one client leaves mid-run: it connects first, so the runs start for it */
 	fd = connect_to(port);

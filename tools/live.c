@@ -59,6 +59,7 @@ struct live_client {
 	bool head_sent;		/* its response head is out */
 	bool writing;		/* a write in flight */
 	bool closing;
+	bool head_only;		/* a HEAD request: the answer's head alone */
 	size_t cursor;		/* the next event of the log it gets */
 	uv_write_t wr;
 	uv_shutdown_t sh;
@@ -267,11 +268,15 @@ static void answer_written(uv_write_t *req, int status)
 static void answer(struct live_client *c, const char *status, const char *type,
 		   const char *body, size_t len)
 {
+	/* a 405 says which methods there are (RFC 9110 section 15.5.6) */
 	int n = snprintf(c->head, sizeof(c->head),
-			 "HTTP/1.1 %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
+			 "HTTP/1.1 %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%s"
 			 "Cache-Control: no-store\r\nConnection: close\r\n\r\n",
-			 status, type, len);
+			 status, type, len, !strncmp(status, "405", 3) ? "Allow: GET, HEAD\r\n" : "");
 
+	/* HEAD: the head GET would have, Content-Length and all (RFC 9110 section 9.3.2) */
+	if (c->head_only)
+		len = 0;
 	c->bufs[0] = uv_buf_init(c->head, (unsigned)n);
 	c->bufs[1] = uv_buf_init((char *)body, (unsigned)len);
 	c->wr.data = c;
@@ -330,10 +335,14 @@ static void client_pump(struct live_client *c)
 static void client_route(struct live_client *c, const struct http_request *rq)
 {
 	struct live *lv = c->lv;
-	static const char not_found[] = "not found\n", bad_method[] = "only GET\n";
+	static const char not_found[] = "not found\n", bad_method[] = "only GET and HEAD\n";
 
-	if (strcmp(rq->method, "GET")) {
+	c->head_only = !strcmp(rq->method, "HEAD");
+	if (strcmp(rq->method, "GET") && !c->head_only) {
 		answer(c, "405 Method Not Allowed", "text/plain", bad_method, sizeof(bad_method) - 1);
+	} else if (c->head_only && !strcmp(rq->path, "/events")) {
+		/* the stream's head, and no stream: the connection ends */
+		answer(c, "200 OK", "text/event-stream", "", 0);
 	} else if (!strcmp(rq->path, "/") || !strcmp(rq->path, "/index.html")) {
 		answer(c, "200 OK", "text/html; charset=utf-8", lv->page, lv->page_len);
 	} else if (!strcmp(rq->path, "/events")) {

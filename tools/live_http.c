@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -105,42 +106,92 @@ static const char *header(const char *head, size_t hlen, const char *name, size_
 	return NULL;
 }
 
-int http_parse_request(const char *buf, size_t len, struct http_request *rq)
+/* A tchar of RFC 9110 section 5.6.2, what a method is made of. */
+static bool is_tchar(unsigned char c)
 {
-	const char *end = NULL, *sp1, *sp2, *eol, *v;
-	size_t mlen, plen, vlen;
+	return isalnum(c) || (c && strchr("!#$%&'*+-.^_`|~", c));
+}
 
-	for (size_t i = 0; i + 3 < len; i++)
-		if (!memcmp(buf + i, "\r\n\r\n", 4)) {
-			end = buf + i + 2;	/* the head, its last line's CRLF included */
-			break;
-		}
-	if (!end)
-		return 1;
-	eol = memchr(buf, '\r', (size_t)(end - buf));
-	sp1 = memchr(buf, ' ', (size_t)(eol - buf));
-	sp2 = sp1 ? memchr(sp1 + 1, ' ', (size_t)(eol - sp1 - 1)) : NULL;
-	if (!sp1 || !sp2 || eol[1] != '\n')
+/*
+ * The request line "METHOD SP TARGET SP HTTP/1.D" in line[0..len) (its
+ * line end cut off) into rq, 0; -1 when it is not one. The target is in
+ * origin form ("/..."), of visible characters only (RFC 9112 section 3.2,
+ * RFC 3986 section 2): a NUL, a control or a space in it is a bad request,
+ * never a path cut short at the NUL.
+ */
+static int request_line(const char *line, size_t len, struct http_request *rq)
+{
+	const char *sp1 = memchr(line, ' ', len), *sp2, *t, *end = line + len;
+	size_t mlen, plen;
+
+	if (!sp1)
 		return -1;
-	mlen = (size_t)(sp1 - buf);
-	plen = (size_t)(sp2 - sp1 - 1);
-	if (!mlen || mlen >= sizeof(rq->method) || !plen || sp1[1] != '/' ||
-	    (size_t)(eol - sp2 - 1) != 8 || strncmp(sp2 + 1, "HTTP/1.", 7) ||
+	sp2 = memchr(sp1 + 1, ' ', (size_t)(end - sp1 - 1));
+	if (!sp2)
+		return -1;
+	mlen = (size_t)(sp1 - line);
+	if (!mlen || mlen >= sizeof(rq->method))
+		return -1;
+	for (size_t i = 0; i < mlen; i++)
+		if (!is_tchar((unsigned char)line[i]))
+			return -1;
+	t = sp1 + 1;
+	if (t == sp2 || *t != '/')
+		return -1;
+	for (const char *q = t; q < sp2; q++)
+		if ((unsigned char)*q <= 0x20 || (unsigned char)*q >= 0x7f)
+			return -1;
+	if ((size_t)(end - sp2 - 1) != 8 || strncmp(sp2 + 1, "HTTP/1.", 7) ||
 	    !isdigit((unsigned char)sp2[8]))
 		return -1;
-	memcpy(rq->method, buf, mlen);
+	memcpy(rq->method, line, mlen);
 	rq->method[mlen] = '\0';
-	for (size_t i = 0; i < plen; i++)
-		if (sp1[1 + i] == '?' || sp1[1 + i] == '#') {
-			plen = i;
-			break;
-		}
+	plen = strcspn(t, "?# ");	/* the query (and a fragment) cut off */
+	if (plen > (size_t)(sp2 - t))
+		plen = (size_t)(sp2 - t);
 	if (plen >= sizeof(rq->path))
 		plen = sizeof(rq->path) - 1;	/* no such path: a 404 all the same */
-	memcpy(rq->path, sp1 + 1, plen);
+	memcpy(rq->path, t, plen);
 	rq->path[plen] = '\0';
+	return 0;
+}
+
+int http_parse_request(const char *buf, size_t len, struct http_request *rq)
+{
+	const char *p = buf, *end = buf + len, *head_end = NULL, *v;
+	size_t vlen, nr_lines = 0;
+
+	/*
+	 * Line by line: a line ends in CRLF or in a bare LF, which RFC 9112
+	 * section 2.2 lets a server take as a line end (what nc and printf
+	 * send); the head ends at the first empty line. A NUL or a CR that does
+	 * not end a line is refused as soon as it arrives (RFC 9112 section
+	 * 2.2, RFC 9110 section 5.5), and so is a request line that is not one.
+	 */
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *stop = nl ? nl : end, *le;
+
+		for (const char *q = p; q < stop; q++)
+			if (!*q || (*q == '\r' && q + 1 < end && q + 1 != nl))
+				return -1;
+		if (!nl)
+			return 1;
+		le = nl > p && nl[-1] == '\r' ? nl - 1 : nl;
+		if (!nr_lines) {
+			if (request_line(p, (size_t)(le - p), rq))
+				return -1;
+		} else if (le == p) {
+			head_end = nl + 1;
+			break;
+		}
+		nr_lines++;
+		p = nl + 1;
+	}
+	if (!head_end)
+		return 1;
 	rq->last_event_id = -1;
-	v = header(buf, (size_t)(end - buf), "Last-Event-ID", &vlen);
+	v = header(buf, (size_t)(head_end - buf), "Last-Event-ID", &vlen);
 	if (v && vlen && vlen < 19) {
 		long long id = 0;
 		size_t i;

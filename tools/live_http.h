@@ -29,8 +29,10 @@ struct http_request {
 #define HTTP_HEAD_MAX 8192
 
 /*
- * The head of a request in buf[0..len): 1 when it has not ended yet
- * ("\r\n\r\n"), 0 when parsed into rq, -1 when it is not an HTTP/1.x request.
+ * The head of a request in buf[0..len): 1 when it has not ended yet (no
+ * empty line; lines end in CRLF or a bare LF), 0 when parsed into rq, -1
+ * when it is not an HTTP/1.x request (a NUL, a stray CR, a method that is
+ * not a token, a target not of visible characters or not starting with /).
  */
 int http_parse_request(const char *buf, size_t len, struct http_request *rq);
 
