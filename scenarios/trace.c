@@ -25,6 +25,17 @@
 /* a zstd frame starts with these bytes (RFC 8878, 3.1.1) */
 static const unsigned char zstd_magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
 
+/*
+ * A zstd stream starts with a zstd frame or a skippable frame, whose magic
+ * is 0x184D2A50 to 0x184D2A5F, little endian (RFC 8878, 3.1.2): what
+ * `zstd -dc` reads, and so does ZSTD_decompressStream().
+ */
+static bool is_zstd(const unsigned char m[4])
+{
+	return !memcmp(m, zstd_magic, 4) ||
+	       ((m[0] & 0xf0) == 0x50 && m[1] == 0x2a && m[2] == 0x4d && m[3] == 0x18);
+}
+
 static const char *const format_names[] = {
 	[TRACE_ORACLE] = "oracleGeneral", [TRACE_CSV] = "csv", [TRACE_TXT] = "txt",
 	[TRACE_AUTO] = "auto",
@@ -348,6 +359,26 @@ static int trace_push(struct trace *t, size_t *cap, const struct trace_req *r)
 	return 0;
 }
 
+/*
+ * s as a message quotes it: its first 40 bytes, each byte that is not
+ * printable ASCII as \xNN, so that no message prints raw binary.
+ */
+static const char *quoted(const char *s, char *buf, size_t size)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; s[i] && i < 40 && o + 5 < size; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x20 && c < 0x7f)
+			buf[o++] = (char)c;
+		else
+			o += (size_t)snprintf(buf + o, size - o, "\\x%02x", c);
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 /* Text: no control byte but tab, CR and LF (bytes past ASCII may be UTF-8). */
 static bool looks_like_text(const unsigned char *p, size_t n)
 {
@@ -378,6 +409,7 @@ static int load_oracle(struct trace *t, struct src *s, const char *path, uint64_
 {
 	size_t cap = 0;
 	uint32_t last_time = 0;
+	const char *hint;
 
 	/* a plain file says how many records it holds: one allocation, touched once */
 	if (!s->z && file_size / ORACLE_RECORD) {
@@ -387,16 +419,15 @@ static int load_oracle(struct trace *t, struct src *s, const char *path, uint64_
 		cap = file_size / ORACLE_RECORD;
 	}
 
-	/* text where binary records were named: say so, not "truncated" at the end */
-	if (s->end && looks_like_text(s->buf, s->end < SNIFF_BYTES ? s->end : SNIFF_BYTES)) {
-		int n = 0;
-
-		while (n < 40 && (size_t)n < s->end && s->buf[n] != '\n' && s->buf[n] != '\r')
-			n++;
-		return fail(err, len, path, " record 1: text ('%.*s'), not oracleGeneral "
-			    "binary records: a csv or txt trace? (--trace-format csv|txt, or auto)",
-			    n, (const char *)s->buf);
-	}
+	/*
+	 * A named format is trusted: records whose bytes happen to be printable
+	 * are records all the same, checked one by one. Text is only a hint when
+	 * a record is wrong.
+	 */
+	hint = s->end && looks_like_text(s->buf, s->end < SNIFF_BYTES ? s->end : SNIFF_BYTES)
+		       ? " (its first bytes are text: a csv or txt trace? --trace-format csv|txt, "
+			 "or auto)"
+		       : "";
 	for (;;) {
 		const unsigned char *rec;
 		struct trace_req r = { 0 };
@@ -413,8 +444,8 @@ static int load_oracle(struct trace *t, struct src *s, const char *path, uint64_
 		r.size = le32(rec + 12);
 		if (time < last_time)
 			return fail(err, len, path, " record %zu: clock_time %u is before the previous "
-				    "record's %u (requests are in time order)", t->nr + 1, time,
-				    last_time);
+				    "record's %u (requests are in time order)%s", t->nr + 1, time,
+				    last_time, hint);
 		last_time = time;
 		if (t->nr == TRACE_MAX_REQUESTS)
 			return too_many(path, err, len);
@@ -422,8 +453,8 @@ static int load_oracle(struct trace *t, struct src *s, const char *path, uint64_
 			return fail(err, len, path, ": out of memory");
 	}
 	if (s->end - s->pos)
-		return fail(err, len, path, " record %zu: truncated (%zu of %d bytes)", t->nr + 1,
-			    s->end - s->pos, ORACLE_RECORD);
+		return fail(err, len, path, " record %zu: truncated (%zu of %d bytes)%s", t->nr + 1,
+			    s->end - s->pos, ORACLE_RECORD, hint);
 	return 0;
 }
 
@@ -516,7 +547,7 @@ struct text_cols {
 static int load_text(struct trace *t, struct src *s, const char *path, const struct trace_opts *o,
 		     enum trace_format fmt, char *err, size_t len)
 {
-	char line[LINE_MAX_BYTES];
+	char line[LINE_MAX_BYTES], q[4 * 40 + 1];
 	char *field[LINE_MAX_BYTES / 2 + 2];
 	struct text_cols c;
 	size_t cap = 0;
@@ -584,8 +615,9 @@ static int load_text(struct trace *t, struct src *s, const char *path, const str
 					    col_names[i]);
 		if (c.col[0]) {
 			if (!text_number(field[c.col[0] - 1], UINT64_MAX, &v))
-				return fail(err, len, path, " line %d: time '%.40s' is not a number "
-					    "(whole, not negative)", lineno, field[c.col[0] - 1]);
+				return fail(err, len, path, " line %d: time '%s' is not a number "
+					    "(whole, not negative)", lineno,
+					    quoted(field[c.col[0] - 1], q, sizeof(q)));
 			if (v < last_time)
 				return fail(err, len, path, " line %d: time %llu is before the previous "
 					    "line's %llu (requests are in time order)", lineno,
@@ -593,12 +625,13 @@ static int load_text(struct trace *t, struct src *s, const char *path, const str
 			last_time = v;
 		}
 		if (!text_number(field[c.col[1] - 1], UINT64_MAX, &r.obj_id))
-			return fail(err, len, path, " line %d: obj_id '%.40s' is not a number (whole, "
-				    "not negative)", lineno, field[c.col[1] - 1]);
+			return fail(err, len, path, " line %d: obj_id '%s' is not a number (whole, "
+				    "not negative)", lineno, quoted(field[c.col[1] - 1], q, sizeof(q)));
 		if (c.col[2] && c.col[2] <= n) {
 			if (!text_number(field[c.col[2] - 1], UINT32_MAX, &v))
-				return fail(err, len, path, " line %d: size '%.40s' is not a size (bytes, "
-					    "at most 4294967295)", lineno, field[c.col[2] - 1]);
+				return fail(err, len, path, " line %d: size '%s' is not a size (bytes, "
+					    "at most 4294967295)", lineno,
+					    quoted(field[c.col[2] - 1], q, sizeof(q)));
 			r.size = (uint32_t)v;
 		}
 		if (c.col[3] && c.col[3] <= n) {
@@ -607,8 +640,8 @@ static int load_text(struct trace *t, struct src *s, const char *path, const str
 			if (!strcmp(op, "write") || !strcmp(op, "w") || !strcmp(op, "set"))
 				r.write = true;
 			else if (strcmp(op, "read") && strcmp(op, "r") && strcmp(op, "get"))
-				return fail(err, len, path, " line %d: op '%.40s' is not read or write "
-					    "(r, w, get, set)", lineno, op);
+				return fail(err, len, path, " line %d: op '%s' is not read or write "
+					    "(r, w, get, set)", lineno, quoted(op, q, sizeof(q)));
 		}
 		if (t->nr == TRACE_MAX_REQUESTS)
 			return too_many(path, err, len);
@@ -723,6 +756,9 @@ static enum trace_format sniff(const struct src *s)
 
 	if (!looks_like_text(s->buf, n))
 		return TRACE_ORACLE;
+	/* no line end where a text line must have ended: records that happen to be printable */
+	if (n == SNIFF_BYTES && SNIFF_BYTES >= LINE_MAX_BYTES && !memchr(p, '\n', n))
+		return TRACE_ORACLE;
 	/* the first line that is neither empty nor a comment */
 	while (p < end && (*p == '\n' || *p == '\r' || *p == '#')) {
 		if (*p == '#')
@@ -749,7 +785,7 @@ static int load(struct trace *t, FILE *f, const char *path, const struct trace_o
 		return fail(err, len, path, ": out of memory");
 	s->f = f;
 	got = fread(magic, 1, sizeof(magic), f);
-	if (got == sizeof(magic) && !memcmp(magic, zstd_magic, sizeof(magic))) {
+	if (got == sizeof(magic) && is_zstd(magic)) {
 		s->z = ZSTD_createDStream();
 		if (!s->z) {
 			free(s);

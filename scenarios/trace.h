@@ -11,12 +11,15 @@
  *   obj-size-col=3,delimiter=,,has-header=true", columns counted from 1,
  *   plus op-col), the named columns of lines of any number of fields;
  * - txt: one obj_id per line (libCacheSim's plain text trace);
- * - any of them compressed with zstd (a .zst file: found by its magic).
+ * - any of them compressed with zstd (a .zst file: found by the magic of
+ *   its first frame, a zstd or a skippable one).
  *
  * The format is named or sniffed (TRACE_AUTO: zstd by its magic, then
- * binary data is oracleGeneral, text with a delimiter in its first line or
- * with its columns named is csv, other text is txt). A trace that is not of the format named is an
- * error saying what it looks like. Text lines may be empty or '#' comments;
+ * binary data, or printable bytes with no line end in the first 4096, is
+ * oracleGeneral; text with a delimiter in its first line or with its columns
+ * named is csv, other text is txt). A format named is trusted and checked
+ * record by record or line by line; a trace that fails the checks is an
+ * error saying what it looks like, quoting no byte that is not printable. Text lines may be empty or '#' comments;
  * a csv header is the first line whose first column read is no number
  * (has-header names it). Numbers are whole decimal numbers without sign;
  * obj_id is a number (obj-id-is-num=false, hashed names, is refused).

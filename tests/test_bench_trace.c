@@ -118,7 +118,7 @@ START_TEST(test_bad_options_exit_2)
 		{ "--policy", "classic,lru", "unknown policy 'lru'" },
 		{ "--trace-format", "parquet", "--trace-format 'parquet'" },
 		{ "-t", "obj-id-col=2,colour=red", "'colour' is not known" },
-		{ "--trace-format", "oracle", "record 1: text" },
+		{ "--trace-format", "oracle", "first bytes are text: a csv or txt trace?" },
 		{ "--colour", "red", "unknown option '--colour'" },
 	};
 

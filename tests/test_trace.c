@@ -520,6 +520,112 @@ START_TEST(test_csv_column_errors)
 }
 END_TEST
 
+/* No message prints raw binary: a byte that is not printable ASCII is quoted as \xNN. */
+static void printable_only(const char *err)
+{
+	for (const char *p = err; *p; p++)
+		ck_assert_msg((unsigned char)*p >= 0x20 && (unsigned char)*p < 0x7f,
+			      "byte %#x in the message", (unsigned char)*p);
+}
+
+/*
+ * oracleGeneral records whose bytes are all printable, over more than the
+ * 4096 bytes sniffed: read as records when oracle is named (a named format is
+ * trusted), and sniffed as records (no text line is that long).
+ */
+START_TEST(test_printable_oracle_records)
+{
+	enum { N = 200 };
+	unsigned char bin[N * 24];
+	char *path, *bad, err[512] = "";
+	struct trace_opts o;
+	struct trace t;
+
+	for (int i = 0; i < N; i++) {
+		unsigned char *r = bin + 24 * i;
+
+		memcpy(r, "aaaa", 4);			/* clock_time 0x61616161, every record */
+		memcpy(r + 4, i % 2 ? "objectAA" : "objectBB", 8);
+		memcpy(r + 12, "    ", 4);		/* obj_size 0x20202020 */
+		memcpy(r + 16, "zzzzzzzz", 8);		/* next_access_vtime: not read */
+	}
+	path = write_bytes(bin, sizeof(bin));
+	trace_opts_init(&o, TRACE_ORACLE);
+	load_ok(&t, path, &o);
+	ck_assert_uint_eq(t.nr, N);
+	ck_assert_uint_eq(t.nr_objects, 2);
+	ck_assert_uint_eq(t.req[0].size, 0x20202020u);
+	trace_free(&t);
+	trace_opts_init(&o, TRACE_AUTO);
+	load_ok(&t, path, &o);
+	ck_assert_int_eq(t.format, TRACE_ORACLE);
+	ck_assert_uint_eq(t.nr, N);
+	trace_free(&t);
+	/* records named oracle and wrong: the message quotes no byte of them */
+	memcpy(bin + 24 * 5, "\x01\x80\xff\x10", 4);	/* clock_time goes back */
+	bad = write_bytes(bin, sizeof(bin));
+	trace_opts_init(&o, TRACE_ORACLE);
+	ck_assert_int_eq(trace_load_opts(&t, bad, &o, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "record 6: clock_time"), "%s", err);
+	printable_only(err);
+	unlink(bad);
+	free(bad);
+	/* a csv field of binary bytes is quoted escaped */
+	bad = write_bytes("1,7\n2,\x01\x80\xfe\x1b[2J\n", 14);
+	trace_opts_init(&o, TRACE_CSV);
+	ck_assert_int_eq(trace_load_opts(&t, bad, &o, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "line 2: obj_id '\\x01\\x80\\xfe\\x1b[2J'"), "%s", err);
+	printable_only(err);
+	unlink(bad);
+	free(bad);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+/*
+ * A .zst that starts with a skippable frame (RFC 8878, 3.1.2: magic
+ * 0x184D2A50 to 0x184D2A5F, a 4-byte size, that many bytes) is zstd, as
+ * `zstd -dc` reads it, not raw records.
+ */
+START_TEST(test_zstd_skippable_frame)
+{
+	unsigned char bin[3 * 24], file[512];
+	size_t cap = ZSTD_compressBound(sizeof(bin)), n;
+	void *z = malloc(cap);
+	char *path;
+	struct trace_opts o;
+	struct trace t;
+
+	ck_assert_ptr_nonnull(z);
+	for (int i = 0; i < 3; i++)
+		oracle_record(bin + 24 * i, (uint32_t)i, (uint64_t)(i % 2), 4096);
+	n = ZSTD_compress(z, cap, bin, sizeof(bin), 3);
+	ck_assert(!ZSTD_isError(n));
+	for (unsigned magic = 0x50; magic <= 0x5f; magic += 0xf) {
+		const unsigned char skip[] = { (unsigned char)magic, 0x2a, 0x4d, 0x18, 5, 0, 0, 0,
+					       'm', 'm', 'e', 'm', 'u' };
+
+		ck_assert_uint_le(sizeof(skip) + n, sizeof(file));
+		memcpy(file, skip, sizeof(skip));
+		memcpy(file + sizeof(skip), z, n);
+		path = write_bytes(file, sizeof(skip) + n);
+		for (int named = 0; named < 2; named++) {
+			trace_opts_init(&o, named ? TRACE_ORACLE : TRACE_AUTO);
+			load_ok(&t, path, &o);
+			ck_assert(t.compressed);
+			ck_assert_int_eq(t.format, TRACE_ORACLE);
+			ck_assert_uint_eq(t.nr, 3);
+			ck_assert_uint_eq(t.nr_objects, 2);
+			trace_free(&t);
+		}
+		unlink(path);
+		free(path);
+	}
+	free(z);
+}
+END_TEST
+
 /* A trace read as another format says what it looks like, at its record or line. */
 START_TEST(test_wrong_format_is_named)
 {
@@ -533,10 +639,10 @@ START_TEST(test_wrong_format_is_named)
 	oracle_record(bin + 24, 1, 2, 4096);
 	oracle = write_bytes(bin, sizeof(bin));
 	zcsv = write_zstd("1,5\n2,6\n", 8);
-	/* a csv named oracle: text, not "truncated" */
+	/* a csv named oracle: read as records (named is trusted), their error says it is text */
 	trace_opts_init(&o, TRACE_ORACLE);
-	load_fails(csv, &o, "record 1: text ('1,5,4096,read')", "csv");
-	load_fails(zcsv, &o, "record 1: text", "csv");
+	load_fails(csv, &o, "record 2: truncated (4 of 24 bytes)", "first bytes are text: a csv");
+	load_fails(zcsv, &o, "record 1: truncated", "first bytes are text: a csv");
 	/* binary named csv or txt: the NUL byte at line 1, and what it may be */
 	trace_opts_init(&o, TRACE_CSV);
 	load_fails(oracle, &o, "line 1: binary data", "oracleGeneral");
@@ -627,6 +733,8 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, test_csv_columns_like_cachesim);
 	tcase_add_test(tc, test_csv_column_errors);
 	tcase_add_test(tc, test_wrong_format_is_named);
+	tcase_add_test(tc, test_printable_oracle_records);
+	tcase_add_test(tc, test_zstd_skippable_frame);
 	tcase_add_test(tc, test_workload_size_from_trace);
 	suite_add_tcase(s, tc);
 	return s;
