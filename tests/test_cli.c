@@ -208,6 +208,24 @@ START_TEST(test_missing_scenario_exit_2)
 }
 END_TEST
 
+/* --seeds past the limit says the limit, in run and in sweep */
+START_TEST(test_seeds_limit_stated)
+{
+	const char *run[] = { "run", cli_quickstart(), "--seeds", "1..1001", NULL };
+	const char *sweep[] = { "sweep", cli_quickstart(), "--seeds", "1..100001", NULL };
+	struct cli_out r = cli_run(run), w = cli_run(sweep);
+
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_msg(strstr(r.err, "--seeds '1..1001'") && strstr(r.err, "at most 1000 seeds"),
+		      "%s", r.err);
+	ck_assert_int_eq(w.status, 2);
+	ck_assert_msg(strstr(w.err, "--seeds '1..100001'") && strstr(w.err, "at most 100000 seeds"),
+		      "%s", w.err);
+	cli_out_free(&r);
+	cli_out_free(&w);
+}
+END_TEST
+
 START_TEST(test_bad_options_exit_2)
 {
 	static const char *const bad[][8] = {
@@ -659,6 +677,7 @@ static Suite *cli_suite(void)
 	TCase *tc = tcase_create("run");
 
 	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_seeds_limit_stated);
 	tcase_add_test(tc, test_json_deterministic);
 	tcase_add_test(tc, test_other_seed_differs);
 	tcase_add_test(tc, test_kernel_recorded);

@@ -219,6 +219,64 @@ START_TEST(test_plot_bad_input_exit_2)
 }
 END_TEST
 
+/*
+ * Files of another scenario or scale on one set of axes are refused unless
+ * --force, as report and view refuse them; nothing is drawn.
+ */
+START_TEST(test_plot_refuses_mixing)
+{
+	char *dir = temp_dir(), *a = saved_run(dir), *b = path_in(dir, "b.pb"),
+	     *out = path_in(dir, "m.svg");
+	const char *run_b[] = { "run", cli_quickstart(), "--policy", "classic", "--scale", "1/64",
+				"--out", b, NULL };
+	const char *ab[] = { "plot", a, b, "-o", out, NULL };
+	const char *ab_force[] = { "plot", a, b, "-o", out, "--force", NULL };
+	struct cli_out rb = cli_run(run_b), x, z;
+
+	ck_assert_msg(rb.status == 0, "%s", rb.err);
+	x = cli_run(ab);
+	ck_assert_int_eq(x.status, 2);
+	ck_assert_msg(strstr(x.err, "mmemu: plot: ") && strstr(x.err, b) &&
+		      strstr(x.err, "another scale") && strstr(x.err, "--force"), "stderr: %s", x.err);
+	ck_assert_str_eq(x.out, "");
+	ck_assert_int_ne(access(out, F_OK), 0);
+	z = cli_run(ab_force);
+	ck_assert_msg(z.status == 0, "%s", z.err);
+	check_svg(out);
+	cli_out_free(&rb);
+	cli_out_free(&x);
+	cli_out_free(&z);
+	unlink(out);
+	unlink(a);
+	unlink(b);
+	free(out);
+	free(a);
+	free(b);
+	ck_assert_int_eq(rmdir(dir), 0);
+	free(dir);
+}
+END_TEST
+
+/* A script that cannot be written says why (ENOSPC on /dev/full). */
+START_TEST(test_plot_script_unwritable_says_why)
+{
+	char *dir = temp_dir(), *pb = saved_run(dir), *out = path_in(dir, "s.svg");
+	const char *args[] = { "plot", pb, "-o", out, "--script", "/dev/full", NULL };
+	struct cli_out o = cli_run(args);
+
+	ck_assert_int_eq(o.status, 2);
+	ck_assert_msg(strstr(o.err, "--script '/dev/full': cannot write it: No space left on device"),
+		      "stderr: %s", o.err);
+	ck_assert_int_ne(access(out, F_OK), 0);
+	cli_out_free(&o);
+	unlink(pb);
+	free(pb);
+	free(out);
+	ck_assert_int_eq(rmdir(dir), 0);
+	free(dir);
+}
+END_TEST
+
 /* Without gnuplot on PATH: status 2 and how to install it. */
 START_TEST(test_plot_no_gnuplot_exit_2)
 {
@@ -704,6 +762,8 @@ static Suite *plot_suite(void)
 	tcase_add_test(tc, test_plot_names_whole);
 	tcase_add_test(tc, test_plot_more_names_than_a_run);
 	tcase_add_test(tc, test_plot_memcg_without_lruvec_exit_2);
+	tcase_add_test(tc, test_plot_refuses_mixing);
+	tcase_add_test(tc, test_plot_script_unwritable_says_why);
 	suite_add_tcase(s, tc);
 	return s;
 }

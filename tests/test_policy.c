@@ -6,10 +6,14 @@
  * and failing its broken copy.
  */
 #include <check.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "tests/cli.h"
 #include "models/policy/loader.h"
@@ -99,7 +103,14 @@ START_TEST(test_load_errors_exit_2)
 		{ SO("bad-abi"), "built against policy ABI 999, this mmemu has ABI 1" },
 		{ SO("bad-init"), "its lruvec_init failed" },
 		{ SO("bad-no-op"), "no shrink_lruvec op" },
+		/* crashes in the probe's child, named, not mmemu's SIGSEGV (exit 139) */
+		{ SO("bad-crash"), "killed the process with SIGSEGV" },
+		{ SO("bad-init-crash"), "killed the process with SIGSEGV" },
+		/* a directory named .so: said so, not "Cannot allocate memory" */
+		{ POLICY_DIR "/dir.so", "not a regular file (a directory)" },
 	};
+
+	ck_assert(!mkdir(POLICY_DIR "/dir.so", 0755) || errno == EEXIST);
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		const char *run[] = { "run", cli_quickstart(), "--scale", "1/32", "--policy",
@@ -120,6 +131,108 @@ START_TEST(test_load_errors_exit_2)
 			assert_refused(check, bad[i].so, bad[i].reason);
 		}
 	}
+}
+END_TEST
+
+/*
+ * A plug-in that prints on stdout (a constructor, lruvec_init, shrink_lruvec)
+ * cannot corrupt what mmemu prints: run and sweep --format json stay JSON,
+ * check-policy's table its own; what it printed goes to stderr.
+ */
+START_TEST(test_plugin_prints_stdout_stays_clean)
+{
+	const char *run[] = { "run", cli_quickstart(), "--scale", "1/32", "--format", "json",
+			      "--policy", "classic," SO("s3fifo-noisy"), NULL };
+	const char *sweep[] = { "sweep", cli_quickstart(), "--scale", "1/64", "--format", "json",
+				"--policy", SO("s3fifo-noisy"), "--seeds", "1..2", "-j", "1", NULL };
+	const char *check[] = { "check-policy", SO("s3fifo-noisy"), "--scale", "1/64",
+				cli_quickstart(), NULL };
+	const char *const *cmds[] = { run, sweep };
+
+	for (size_t i = 0; i < 2; i++) {
+		struct cli_out o = cli_run(cmds[i]);
+		json_error_t e;
+		json_t *j;
+
+		ck_assert_msg(o.status == 0, "%s: status %d: %s", cmds[i][0], o.status, o.err);
+		j = json_loads(o.out, 0, &e);
+		ck_assert_msg(j, "%s --format json: not JSON (%s, line %d):\n%.300s", cmds[i][0],
+			      e.text, e.line, o.out);
+		json_decref(j);
+		ck_assert_ptr_null(strstr(o.out, "noisy:"));
+		assert_has(o.err, "noisy: loaded");
+		if (!i)	/* (sweep keeps its runs' stderr, and shows it when one fails) */
+			assert_has(o.err, "noisy: shrink_lruvec");
+		cli_out_free(&o);
+	}
+	{
+		struct cli_out o = cli_run(check);
+
+		ck_assert_msg(o.status == 0, "check-policy: status %d:\n%s%s", o.status, o.out, o.err);
+		ck_assert_ptr_null(strstr(o.out, "noisy:"));
+		assert_has(o.out, "pass: 0 checks failed");
+		cli_out_free(&o);
+	}
+}
+END_TEST
+
+/* A run that dies of a signal is reported with the signal's name, by run, sweep and check-policy. */
+START_TEST(test_run_killed_names_signal)
+{
+	const char *run[] = { "run", cli_quickstart(), "--scale", "1/64", "--policy",
+			      SO("bad-shrink-crash"), NULL };
+	const char *sweep[] = { "sweep", cli_quickstart(), "--scale", "1/64", "--policy",
+				SO("bad-shrink-crash"), "-j", "1", NULL };
+	const char *check[] = { "check-policy", SO("bad-shrink-crash"), "--scale", "1/64",
+				cli_quickstart(), NULL };
+	const char *const *cmds[] = { run, sweep, check };
+
+	for (size_t i = 0; i < 3; i++) {
+		struct cli_out o = cli_run(cmds[i]);
+
+		ck_assert_msg(o.status != 0, "%s: status 0", cmds[i][0]);
+		ck_assert_msg(strstr(o.err, "killed by SIGSEGV (Segmentation fault)") ||
+			      strstr(o.out, "killed by SIGSEGV (Segmentation fault)"),
+			      "%s: status %d:\n%s%s", cmds[i][0], o.status, o.out, o.err);
+		cli_out_free(&o);
+	}
+}
+END_TEST
+
+/* machine.policy names no policy: the message names the file, line and key, not --policy. */
+START_TEST(test_machine_policy_unknown_names_line)
+{
+	char *ini = cli_temp_file(".ini");
+	FILE *f = fopen(ini, "w");
+	const char *run[] = { "run", ini, "--scale", "1/64", NULL };
+	const char *sweep[] = { "sweep", ini, "--scale", "1/64", NULL };
+	const char *const *cmds[] = { run, sweep };
+
+	ck_assert_ptr_nonnull(f);
+	fputs("[machine]\nnodes = 1\nnode_memory = 1G\npolicy = classic,nosuch\n"
+	      "[workload.w]\ntype = anon\nsize = 16M\nops = 100\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	for (size_t i = 0; i < 2; i++) {
+		struct cli_out o = cli_run(cmds[i]);
+
+		ck_assert_msg(o.status == 2, "%s: status %d: %s", cmds[i][0], o.status, o.err);
+		assert_has(o.err, ini);
+		assert_has(o.err, "line 4");
+		assert_has(o.err, "[machine] policy");
+		assert_has(o.err, "unknown policy 'nosuch'");
+		ck_assert_ptr_null(strstr(o.err, "--policy"));
+		cli_out_free(&o);
+	}
+	{
+		const char *set[] = { "run", ini, "--scale", "1/64", "--set", "machine.policy=other",
+				      NULL };
+		struct cli_out o = cli_run(set);
+
+		ck_assert_int_eq(o.status, 2);
+		assert_has(o.err, "--set 'machine.policy=other': unknown policy 'other'");
+		cli_out_free(&o);
+	}
+	cli_remove_temp(ini);
 }
 END_TEST
 
@@ -199,6 +312,9 @@ static Suite *policy_suite(void)
 	tcase_add_test(tc, test_check_policy_passes_example);
 	tcase_add_test(tc, test_check_policy_fails_broken_copy);
 	tcase_add_test(tc, test_check_policy_builtin);
+	tcase_add_test(tc, test_plugin_prints_stdout_stays_clean);
+	tcase_add_test(tc, test_machine_policy_unknown_names_line);
+	tcase_add_test(tc, test_run_killed_names_signal);
 	suite_add_tcase(s, tc);
 	return s;
 }

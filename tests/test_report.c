@@ -332,7 +332,7 @@ START_TEST(test_view_refuses_mixing)
 	remove(h);
 	y = cli_run(ab);
 	ck_assert_int_eq(y.status, 2);
-	ck_assert_msg(strstr(y.err, b) && strstr(y.err, "one scale") && strstr(y.err, "--force"),
+	ck_assert_msg(strstr(y.err, b) && strstr(y.err, "another scale") && strstr(y.err, "--force"),
 		      "stderr: %s", y.err);
 	ck_assert_int_ne(access(h, F_OK), 0);
 	z = cli_run(ab_force);
@@ -375,9 +375,25 @@ START_TEST(test_report_json_always_valid)
 	ck_assert_int_eq(j.status, 2);
 	ck_assert_str_eq(j.out, "");
 	ck_assert_msg(strstr(j.err, "sample 2 is not a JSON object"), "stderr: %s", j.err);
+	ck_assert_msg(strstr(j.err, pb), "the message names the file: %s", j.err);
 	/* the text table has no samples to trip on */
 	t = cli_run(text_args);
 	ck_assert_msg(t.status == 0, "%s", t.err);
+	/* the view names the file too, and writes nothing */
+	{
+		char *h = cli_temp_file(".html");
+		const char *view_args[] = { "view", pb, "-o", h, NULL };
+		struct cli_out v;
+
+		remove(h);
+		v = cli_run(view_args);
+		ck_assert_int_eq(v.status, 2);
+		ck_assert_msg(strstr(v.err, pb) && strstr(v.err, "sample 2 is not a JSON object"),
+			      "stderr: %s", v.err);
+		ck_assert_int_ne(access(h, F_OK), 0);
+		cli_out_free(&v);
+		cli_remove_temp(h);
+	}
 	cli_out_free(&j);
 	cli_out_free(&t);
 	cli_remove_temp(pb);

@@ -18,6 +18,7 @@
 #include "models/policy/loader.h"
 #include "models/vmscan.h"
 #include "scenarios/scenario.h"
+#include "tools/child.h"
 #include "tools/bench.h"
 #include "tools/help.h"
 
@@ -162,7 +163,7 @@ int cmd_bench(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--policy")) {
 		char err[512];
 
-		if (!(policy = reclaim_policy_get(argv[2], err, sizeof(err)))) {
+		if (!(policy = child_policy_get(argv[2], err, sizeof(err)))) {
 			fprintf(stderr, "mmemu: bench: --policy: %s\n", err);
 			return 2;
 		}

@@ -24,6 +24,7 @@
 #include "models/vmscan.h"
 #include "scenarios/scenario.h"
 #include "scenarios/trace.h"
+#include "tools/child.h"
 #include "tools/bench.h"
 #include "tools/help.h"
 
@@ -121,6 +122,7 @@ static int replay_one(const struct trace *tr, const struct reclaim_policy *polic
 	if (!pid) {
 		static struct replay b;
 
+		child_stdout_to_stderr();
 		close(fd[0]);
 		b = (struct replay){ .tr = tr, .cache_pages = cache_pages, .untimed = untimed };
 		if (replay_boot(&b, policy) || !b.r.ok)
@@ -254,7 +256,7 @@ int bench_trace(int argc, char **argv)
 			return 2;
 		}
 		for (int i = 0; i < nr_policies; i++)
-			if (!(policy[i] = reclaim_policy_get(names[i], err, sizeof(err)))) {
+			if (!(policy[i] = child_policy_get(names[i], err, sizeof(err)))) {
 				fprintf(stderr, "mmemu: bench: --policy: %s\n", err);
 				return 2;
 			}

@@ -25,6 +25,7 @@
 #include "scenarios/result.h"
 #include "scenarios/run.h"
 #include "scenarios/scenario.h"
+#include "tools/child.h"
 #include "tools/check_policy.h"
 #include "tools/help.h"
 
@@ -82,6 +83,7 @@ static int run_once(const struct scenario *s, const struct run_opts *o, struct o
 	if (pid < 0)
 		return -errno;
 	if (!pid) {
+		child_stdout_to_stderr();
 		close(fds[0]);
 		child(s, o, fds[1]);
 	}
@@ -112,10 +114,13 @@ static int run_once(const struct scenario *s, const struct run_opts *o, struct o
 		return -errno;
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		oc->ok = false;
-		if (!oc->msg[0] || oc->run)
-			snprintf(oc->msg, sizeof(oc->msg), "the run's process %s %d",
-				 WIFSIGNALED(status) ? "was killed by signal" : "exited",
-				 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+		/* a signal is what happened, whatever was read before it */
+		if (WIFSIGNALED(status))
+			snprintf(oc->msg, sizeof(oc->msg), "the run's process was killed by %s (%s)",
+				 child_signal_name(WTERMSIG(status)), strsignal(WTERMSIG(status)));
+		else if (!oc->msg[0] || oc->run)
+			snprintf(oc->msg, sizeof(oc->msg), "the run's process exited %d",
+				 WEXITSTATUS(status));
 	}
 	return 0;
 }
@@ -267,7 +272,7 @@ int cmd_check_policy(int argc, char **argv)
 		help_command(stderr, "check-policy");
 		return 2;
 	}
-	p = reclaim_policy_get(argv[optind], err, sizeof(err));
+	p = child_policy_get(argv[optind], err, sizeof(err));
 	printf("policy %s\n", argv[optind]);
 	if (!p) {
 		printf("  %-40s FAIL  %s\n", "loads", err);

@@ -150,8 +150,8 @@ static const struct command_help commands[] = {
 		"kills in its subtree as markers; swap and zram use. A time cursor\n"
 		"(slider, hovering over or clicking a panel) shows the lru_gen dump of\n"
 		"the memcg's lruvecs at that instant (seq, age in ms, anon and file\n"
-		"pages, as debugfs), from the samples. Files of different scenarios or\n"
-		"scales are refused. The page is also served while the runs go: mmemu\n"
+		"pages, as debugfs), from the samples. Files of different scenarios,\n"
+		"scenario texts or scales are refused. The page is also served while the runs go: mmemu\n"
 		"run --live.\n"
 		"\n"
 		"  -o, --output OUT  the page to write\n"
@@ -163,7 +163,7 @@ static const struct command_help commands[] = {
 		.usage =
 		"usage: mmemu plot FILE... [--what gens|memory|throughput|refaults|swap]\n"
 		"                  [--memcg NAME[,NAME]] [--node N] [-o OUT.svg|OUT.png]\n"
-		"                  [--script FILE]\n",
+		"                  [--script FILE] [--force]\n",
 		.text =
 		"Draws the samples saved with run --out as a grid of panels with shared\n"
 		"axes, one line per policy: gens (the default) a panel per lruvec and\n"
@@ -177,14 +177,16 @@ static const struct command_help commands[] = {
 		"workingset_refault_anon + workingset_refault_file at the end of the runs,\n"
 		"get a panel and the others are summed in one. The root memcg, whose\n"
 		"memory.current is every memcg's, is drawn only when asked for. Prints the\n"
-		"name of each file it wrote.\n"
+		"name of each file it wrote. Files of different scenarios, scenario texts\n"
+		"or scales are refused, as report and view refuse them.\n"
 		"\n"
 		"  --what W          gens, memory, throughput, refaults or swap\n"
 		"  --memcg NAMES     only these memcgs (app or /app, comma separated; gens\n"
 		"                    and memory)\n"
 		"  --node N          only the lruvecs of node N (gens)\n"
 		"  -o, --out FILE    the image, .svg (default <what>.svg) or .png\n"
-		"  --script FILE     also write the gnuplot script\n",
+		"  --script FILE     also write the gnuplot script\n"
+		"  --force           mix scenarios or scales anyway\n",
 	},
 	{
 		.name = "list",

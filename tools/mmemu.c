@@ -32,6 +32,7 @@
 #include "scenarios/run.h"
 #include "scenarios/workload.h"
 #include "storage/blockdev.h"
+#include "tools/child.h"
 #include "tools/args.h"
 #include "tools/bench.h"
 #include "tools/check_policy.h"
@@ -293,6 +294,7 @@ static int spawn_run(const struct scenario *s, const struct run_opts *o, struct 
 		FILE *out, *rows = NULL;
 
 		die_with_parent(parent);
+		child_stdout_to_stderr();
 		close(fds[0]);
 		if (lv) {
 			live_after_fork(lv);
@@ -409,6 +411,12 @@ static int collect_run(struct child *c, Mmemu__Run **r, const char *label,
 	*r = result_recv(c->in);
 	fclose(c->in);
 	waitpid(c->pid, &status, 0);
+	if (WIFSIGNALED(status)) {
+		progress_clear(p);
+		fprintf(stderr, "mmemu: the run under '%s' failed: killed by %s (%s)\n", label,
+			child_signal_name(WTERMSIG(status)), strsignal(WTERMSIG(status)));
+		return -1;
+	}
 	if (!*r || !WIFEXITED(status) || WEXITSTATUS(status)) {
 		progress_clear(p);
 		fprintf(stderr, "mmemu: the run under '%s' failed\n", label);
@@ -491,6 +499,7 @@ static int cmd_run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *sets[MAX_SETS], *policy_arg = NULL, *out_path = NULL, *live_arg = NULL;
+	bool policy_from_file = false;
 	char *policies[MAX_POLICIES], *policy_buf = NULL, *options = NULL, err[512];
 	int nr_sets = 0, nr_policies = 0, opt, rc = 0;
 	long jobs = 2;
@@ -630,6 +639,7 @@ static int cmd_run(int argc, char **argv)
 		return die(err);
 	}
 	options = join_sets(sets, nr_sets);
+	policy_from_file = !policy_arg && s.machine.policy;
 	if (!policy_arg)
 		policy_arg = s.machine.policy ? s.machine.policy : "classic";
 	policy_buf = strdup(policy_arg);
@@ -649,8 +659,12 @@ static int cmd_run(int argc, char **argv)
 			rc = die("too many policies");
 			goto out;
 		}
-		if (!reclaim_policy_get(p, msg, sizeof(msg))) {
-			snprintf(err, sizeof(err), "--policy: %s", msg);
+		if (!child_policy_get(p, msg, sizeof(msg))) {
+			if (policy_from_file) {
+				child_machine_policy_error(&s, sets, nr_sets, msg, err, sizeof(err));
+			} else {
+				snprintf(err, sizeof(err), "--policy: %s", msg);
+			}
 			rc = die(err);
 			goto out;
 		}
@@ -803,24 +817,6 @@ static Mmemu__Invocation *load_invocation(const char *path)
 	return inv;
 }
 
-/* Whether file b's runs can stand beside file a's: the same scenario, text and scale. */
-static int same_experiment(const Mmemu__Invocation *a, const char *pa, const Mmemu__Invocation *b,
-			   const char *pb)
-{
-	const char *what = strcmp(a->scenario_name, b->scenario_name) ? "scenario"
-			   : a->scale != b->scale			  ? "scale"
-			   : strcmp(a->scenario_text, b->scenario_text)	  ? "scenario text"
-									  : NULL;
-
-	if (!what)
-		return 0;
-	fprintf(stderr,
-		"mmemu: report: '%s' holds scenario '%s' at scale %g, '%s' scenario '%s' at scale "
-		"%g: another %s (--force puts them side by side)\n",
-		pb, b->scenario_name, b->scale, pa, a->scenario_name, a->scale, what);
-	return -1;
-}
-
 static int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -878,8 +874,17 @@ static int cmd_report(int argc, char **argv)
 			rc = 2;
 			break;
 		}
+		/* JSON carries the samples: a bad one is named with its file */
+		if (!strcmp(oo.format, "json") &&
+		    result_check_samples(files[i], argv[optind + i], err, sizeof(err))) {
+			fprintf(stderr, "mmemu: report: %s\n", err);
+			rc = 2;
+			break;
+		}
 		if (i && !force &&
-		    same_experiment(files[0], argv[optind], files[i], argv[optind + i])) {
+		    result_same_experiment(files[0], argv[optind], files[i], argv[optind + i],
+					   "report", err, sizeof(err))) {
+			fprintf(stderr, "mmemu: %s\n", err);
 			rc = 2;
 			break;
 		}

@@ -41,6 +41,7 @@
 #include "scenarios/scenario.h"
 #include "tools/help.h"
 #include "tools/plot.h"
+#include "tools/resultset.h"
 #include "tools/sink.h"
 
 /* ---- the sample rows, read with libjansson ---- */
@@ -1789,8 +1790,13 @@ static int load_invocation(struct plot *p, const char *path, const Mmemu__Invoca
 	return 0;
 }
 
-/* Reads a saved file's runs into p; a message and 2 when it is not one. */
-static int load_file(struct plot *p, const char *path, char **title)
+/*
+ * Reads a saved file's runs into p; a message and 2 when it is not one, or
+ * when its runs may not stand beside the first file's (*first, kept; path
+ * first_path) and force is not given.
+ */
+static int load_file(struct plot *p, const char *path, char **title, Mmemu__Invocation **first,
+		     const char *first_path, bool force)
 {
 	FILE *f = fopen(path, "rb");
 	Mmemu__Invocation *inv;
@@ -1807,8 +1813,17 @@ static int load_file(struct plot *p, const char *path, char **title)
 		fprintf(stderr, "mmemu: plot: '%s': %s\n", path, why);
 		return 2;
 	}
+	if (*first && !force &&
+	    result_same_experiment(*first, first_path, inv, path, "plot", why, sizeof(why))) {
+		fprintf(stderr, "mmemu: %s\n", why);
+		mmemu__invocation__free_unpacked(inv, NULL);
+		return 2;
+	}
 	rc = load_invocation(p, path, inv, title);
-	mmemu__invocation__free_unpacked(inv, NULL);
+	if (!*first)
+		*first = inv;
+	else
+		mmemu__invocation__free_unpacked(inv, NULL);
 	return rc;
 }
 
@@ -1836,10 +1851,11 @@ static int write_file(const char *path, const char *text, size_t len)
 
 	if (!f)
 		return -errno;
-	if (fwrite(text, 1, len, f) != len)
-		rc = -EIO;
+	errno = 0;
+	if (fwrite(text, 1, len, f) != len || fflush(f))
+		rc = errno ? -errno : -EIO;	/* ENOSPC on /dev/full, as the write said */
 	if (fclose(f) && !rc)
-		rc = -errno;
+		rc = errno ? -errno : -EIO;
 	return rc;
 }
 
@@ -2031,6 +2047,7 @@ int cmd_plot(int argc, char **argv)
 		{ "script", required_argument, NULL, 's' },
 		{ "memcg", required_argument, NULL, 'm' },
 		{ "node", required_argument, NULL, 'n' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -2038,6 +2055,8 @@ int cmd_plot(int argc, char **argv)
 	const char *node_arg = NULL;
 	char default_out[32], *title = NULL, dir[4096], script[4200], *memcg_arg = NULL;
 	struct plot p = { .node = -1 };
+	Mmemu__Invocation *first = NULL;
+	bool force = false;
 	enum what what = W_GENS;
 	char *text = NULL;
 	size_t len = 0;
@@ -2061,6 +2080,9 @@ int cmd_plot(int argc, char **argv)
 			break;
 		case 'n':
 			node_arg = optarg;
+			break;
+		case 'f':
+			force = true;
 			break;
 		case 'h':
 			help_command(stdout, "plot");
@@ -2098,7 +2120,9 @@ int cmd_plot(int argc, char **argv)
 	p.out = out;
 
 	for (int i = optind; i < argc && !rc; i++)
-		rc = load_file(&p, argv[i], &title);
+		rc = load_file(&p, argv[i], &title, &first, argv[optind], force);
+	if (first)
+		mmemu__invocation__free_unpacked(first, NULL);
 	if (rc)
 		goto out;
 	unique_labels(&p);
@@ -2129,8 +2153,9 @@ int cmd_plot(int argc, char **argv)
 			rc = fail("%s", "out of memory");
 			goto out;
 		}
-		if (write_file(script_out, text, len)) {
-			rc = fail("--script '%s': cannot write it", script_out);
+		rc = write_file(script_out, text, len);
+		if (rc) {
+			rc = fail("--script '%s': cannot write it: %s", script_out, strerror(-rc));
 			goto out;
 		}
 		printf("plot: wrote %s\n", script_out);
@@ -2155,8 +2180,8 @@ int cmd_plot(int argc, char **argv)
 		goto out;
 	}
 	snprintf(script, sizeof(script), "%s/plot.gp", dir);
-	if (write_file(script, text, len)) {
-		rc = fail("cannot write '%s'", script);
+	if ((rc = write_file(script, text, len))) {
+		rc = fail("cannot write '%s': %s", script, strerror(-rc));
 	} else {
 		char *img = NULL;
 		size_t img_len = 0;

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "tools/resultset.h"
 
@@ -291,4 +294,41 @@ enum value_class value_class_of(const char *group, const char *key)
 	if (group_is_kind(group, "workload") && is_percentile_key(key))
 		return VC_BUCKET;
 	return VC_PLAIN;
+}
+
+int result_same_experiment(const Mmemu__Invocation *a, const char *pa,
+			   const Mmemu__Invocation *b, const char *pb, const char *cmd,
+			   char *why, size_t len)
+{
+	const char *what = strcmp(a->scenario_name, b->scenario_name) ? "scenario"
+			   : a->scale != b->scale			  ? "scale"
+			   : strcmp(a->scenario_text, b->scenario_text)	  ? "scenario text"
+									  : NULL;
+
+	if (!what)
+		return 0;
+	snprintf(why, len,
+		 "%s: '%s' holds scenario '%s' at scale %g, '%s' scenario '%s' at scale %g: "
+		 "another %s (--force puts them side by side)",
+		 cmd, pb, b->scenario_name, b->scale, pa, a->scenario_name, a->scale, what);
+	return -1;
+}
+
+int result_check_samples(const Mmemu__Invocation *inv, const char *path, char *why, size_t len)
+{
+	for (size_t r = 0; r < inv->n_runs; r++)
+		for (size_t i = 0; i < inv->runs[r]->n_samples; i++) {
+			json_error_t jerr;
+			json_t *s = json_loads(inv->runs[r]->samples[i], 0, &jerr);
+			bool ok = json_is_object(s), parsed = s != NULL;
+
+			json_decref(s);
+			if (!ok) {
+				snprintf(why, len, "'%s': run %zu (%s): sample %zu is not a JSON object: "
+					 "%s", path, r + 1, inv->runs[r]->policy, i + 1,
+					 parsed ? "another JSON value" : jerr.text);
+				return -1;
+			}
+		}
+	return 0;
 }

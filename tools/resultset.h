@@ -69,4 +69,21 @@ enum value_class value_class_of(const char *group, const char *key);
 /* The group's kind: "memcg", "memory.stat" (memcg.X.memory.stat), "workload", "node", ... */
 bool group_is_kind(const char *group, const char *kind);
 
+/*
+ * Whether file pb's runs may stand beside file pa's, on one table (report)
+ * or one set of axes (plot, view): the same scenario, the same scenario text
+ * and the same scale, one rule for all three. 0, or -1 with a message for
+ * cmd naming both files and what differs (--force mixes them).
+ */
+int result_same_experiment(const Mmemu__Invocation *a, const char *pa,
+			   const Mmemu__Invocation *b, const char *pb, const char *cmd,
+			   char *why, size_t len);
+
+/*
+ * Whether every sample of inv (read from path) is a JSON object, as the
+ * JSON output and the view take them; -1 with a message naming the file,
+ * the run and the sample when one is not.
+ */
+int result_check_samples(const Mmemu__Invocation *inv, const char *path, char *why, size_t len);
+
 #endif

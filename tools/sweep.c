@@ -37,6 +37,7 @@
 #include "models/policy/loader.h"
 #include "scenarios/scenario.h"
 #include "scenarios/workload.h"
+#include "tools/child.h"
 #include "tools/args.h"
 #include "tools/help.h"
 #include "tools/output.h"
@@ -238,7 +239,8 @@ static void job_finish(struct job *j)
 	} else if (j->timed_out) {
 		msg = xprintf("run %s timed out after %gs", j->params, sw->timeout_s);
 	} else if (j->term_signal) {
-		msg = xprintf("run %s failed: killed by signal %d%s%s", j->params, j->term_signal,
+		msg = xprintf("run %s failed: killed by %s (%s)%s%s", j->params,
+			      child_signal_name(j->term_signal), strsignal(j->term_signal),
 			      j->ebuf.len ? ": " : "", last_line(&j->ebuf));
 	} else if (j->exit_status) {
 		const char *line = last_line(&j->ebuf);
@@ -771,6 +773,7 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 	struct axis axes[SWEEP_MAX_SETS];
 	char *policies[SWEEP_MAX_POLICIES], *policy_buf = NULL, err[512], exe[4096];
 	const char *policy_arg = NULL, *out_path = NULL;
+	bool policy_from_file = false;
 	struct output_opts oo = { .format = "text" };
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	double scale = 0;
@@ -822,7 +825,8 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 			free(sw.seeds);
 			if (args_seeds(optarg, SWEEP_MAX_RUNS, &sw.seeds, &sw.nr_seeds)) {
 				snprintf(err, sizeof(err),
-					 "--seeds '%s': expected A..B or A,B,... (numbers)", optarg);
+					 "--seeds '%s': expected A..B or A,B,... (numbers, at most %d "
+					 "seeds)", optarg, SWEEP_MAX_RUNS);
 				{ rc = die(err); goto out_args; }
 			}
 			break;
@@ -960,6 +964,7 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 		rc = die(err);
 		goto out_scenario;
 	}
+	policy_from_file = !policy_arg && s.machine.policy;
 	if (!policy_arg)
 		policy_arg = s.machine.policy ? s.machine.policy : "classic";
 	policy_buf = xstrdup(policy_arg);
@@ -975,8 +980,12 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 			rc = die("too many policies");
 			goto out_scenario;
 		}
-		if (!reclaim_policy_get(p, msg, sizeof(msg))) {
-			snprintf(err, sizeof(err), "--policy: %s", msg);
+		if (!child_policy_get(p, msg, sizeof(msg))) {
+			if (policy_from_file) {
+				child_machine_policy_error(&s, NULL, 0, msg, err, sizeof(err));
+			} else {
+				snprintf(err, sizeof(err), "--policy: %s", msg);
+			}
 			rc = die(err);
 			goto out_scenario;
 		}

@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "tools/help.h"
+#include "tools/resultset.h"
 #include "tools/sink.h"
 #include "tools/view.h"
 
@@ -214,16 +215,16 @@ int cmd_view(int argc, char **argv)
 		if (!invs[i]) {
 			fprintf(stderr, "mmemu: %s: %s\n", path, why);
 			rc = 2;
+		} else if (result_check_samples(invs[i], path, why, sizeof(why))) {
+			fprintf(stderr, "mmemu: view: %s\n", why);
+			rc = 2;
 		}
 	}
 	/* side by side on shared axes: one scenario at one scale */
 	for (int i = 1; i < n && !rc && !force; i++)
-		if (strcmp(invs[i]->scenario_name, invs[0]->scenario_name) ||
-		    invs[i]->scale != invs[0]->scale) {
-			fprintf(stderr, "mmemu: view: %s is scenario %s at scale %g, %s is %s at %g: "
-					"the view shows runs of one scenario at one scale (--force to mix)\n",
-				argv[optind + i], invs[i]->scenario_name, invs[i]->scale,
-				argv[optind], invs[0]->scenario_name, invs[0]->scale);
+		if (result_same_experiment(invs[0], argv[optind], invs[i], argv[optind + i], "view",
+					   why, sizeof(why))) {
+			fprintf(stderr, "mmemu: %s\n", why);
 			rc = 2;
 		}
 	if (!rc) {

@@ -2,9 +2,28 @@
 /*
  * Policies the loader must refuse, one per -DBAD_*: built against another
  * ABI, without a required op, with a lruvec_init that fails, or without
- * the mmemu_policy symbol at all.
+ * the mmemu_policy symbol at all; or that crash mmemu's process, in a
+ * constructor (as dlopen() runs it) or in lruvec_init.
  */
+#include <signal.h>
+
 #include <mmemu/policy.h>
+
+#ifdef BAD_CRASH
+__attribute__((constructor)) static void crash_on_load(void)
+{
+	raise(SIGSEGV);
+}
+#endif
+
+#ifdef BAD_INIT_CRASH
+static int init_crashes(struct lruvec *lruvec)
+{
+	(void)lruvec;
+	raise(SIGSEGV);
+	return 0;
+}
+#endif
 
 #ifdef BAD_INIT
 static int init_fails(struct lruvec *lruvec)
@@ -30,6 +49,9 @@ static void shrink(struct lruvec *lruvec, struct scan_control *sc)
 {
 	(void)lruvec;
 	(void)sc;
+#ifdef BAD_SHRINK_CRASH
+	raise(SIGSEGV);	/* in a run, after every load-time check passed */
+#endif
 }
 #endif
 
@@ -57,6 +79,9 @@ const struct reclaim_policy SYMBOL = {
 	.name = "bad",
 #ifdef BAD_INIT
 	.lruvec_init = init_fails,
+#endif
+#ifdef BAD_INIT_CRASH
+	.lruvec_init = init_crashes,
 #endif
 	.folio_add = add,
 	.folio_del = add,
