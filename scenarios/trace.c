@@ -2,6 +2,7 @@
 /* Page-access traces (see trace.h): the byte source, the three formats, the page layout. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include "scenarios/trace.h"
@@ -820,17 +822,35 @@ out:
 int trace_load_opts(struct trace *t, const char *path, const struct trace_opts *o, char *err,
 		    size_t len)
 {
-	FILE *f = fopen(path, "rb");
+	/*
+	 * O_NONBLOCK: opening a FIFO waits for a writer, forever when none
+	 * comes; opened so, it is found to be no regular file and refused
+	 */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), flags, rc;
 	struct stat st;
-	int rc;
+	FILE *f;
 
 	memset(t, 0, sizeof(*t));
-	if (!f)
+	if (fd < 0)
 		return fail(err, len, path, ": %s", strerror(errno));
 	/* a device (/dev/zero) or FIFO has no end to read to, or another one each run */
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
-		fclose(f);
-		return fail(err, len, path, ": not a regular file");
+	if (fstat(fd, &st)) {
+		rc = errno;
+		close(fd);
+		return fail(err, len, path, ": %s", strerror(rc));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return fail(err, len, path, ": not a regular file%s",
+			    S_ISFIFO(st.st_mode)  ? " (a FIFO)"
+			    : S_ISDIR(st.st_mode) ? " (a directory)"
+						  : "");
+	}
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) || !(f = fdopen(fd, "rb"))) {
+		rc = errno;
+		close(fd);
+		return fail(err, len, path, ": %s", strerror(rc));
 	}
 	rc = load(t, f, path, o, err, len, &st);
 	fclose(f);

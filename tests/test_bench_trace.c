@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tests/cli.h"
@@ -121,6 +122,22 @@ START_TEST(test_bad_options_exit_2)
 		{ "--trace-format", "oracle", "first bytes are text: a csv or txt trace?" },
 		{ "--colour", "red", "unknown option '--colour'" },
 	};
+	char *fifo = harness_write_temp("");
+
+	/* bench --trace of a FIFO: refused at once, not waited on forever */
+	unlink(fifo);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	{
+		const char *args[] = { "bench", "--trace", fifo, "--cache", "1M", NULL };
+		struct cli_out o = cli_run(args);
+
+		ck_assert_int_eq(o.status, 2);
+		ck_assert_msg(strstr(o.err, fifo) && strstr(o.err, "not a regular file (a FIFO)"),
+			      "%s", o.err);
+		cli_out_free(&o);
+	}
+	unlink(fifo);
+	free(fifo);
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		const char *args[] = { "bench", "--trace", trace, bad[i].opt, bad[i].val, NULL };

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -126,10 +127,15 @@ START_TEST(test_bad_scenarios_exit_2)
 		{ "   2000\n", { "line 8", "not a section", NULL } },
 		{ "[memcg.a] max = 1G\n", { "line 8", "[memcg.a]", "text after" } },
 		{ "trace = /dev/zero\n", { "line 8", "trace", "not a regular file" } },
+		/* a FIFO: refused, not opened and waited on forever */
+		{ "trace = FIFO\n", { "line 8", "trace", "not a regular file (a FIFO)" } },
 	};
+	char *fifo = harness_write_temp("");
 	static const char base[] = "[machine]\nnodes = 1\nnode_memory = 64M\n"	/* 1-3 */
 				   "[workload.w]\ntype = anon\nsize = 8M\nops = 1000\n";	/* 4-7 */
 
+	unlink(fifo);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char text[1024], *path;
 		const char *args[] = { "run", NULL, "--policy", "classic", NULL };
@@ -139,7 +145,10 @@ START_TEST(test_bad_scenarios_exit_2)
 		if (strstr(bad[i].tail, "trace"))	/* a trace workload: type on line 5 */
 			snprintf(text, sizeof(text), "[machine]\nnodes = 1\nnode_memory = 64M\n"
 				 "[workload.w]\ntype = trace\ntarget = anon\nsize = 8M\n%s",
-				 bad[i].tail);
+				 strstr(bad[i].tail, "FIFO") ? "" : bad[i].tail);
+		if (strstr(bad[i].tail, "FIFO"))
+			snprintf(text + strlen(text), sizeof(text) - strlen(text), "trace = %s\n",
+				 fifo);
 		path = harness_write_temp(text);
 		args[1] = path;
 		o = cli_run(args);
@@ -153,6 +162,8 @@ START_TEST(test_bad_scenarios_exit_2)
 		unlink(path);
 		free(path);
 	}
+	unlink(fifo);
+	free(fifo);
 }
 END_TEST
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -276,6 +277,23 @@ START_TEST(test_no_endless_traces)
 			ck_assert_msg(strstr(err, dev[i]) && strstr(err, "not a regular file"), "%s",
 				      err);
 		}
+	/* a FIFO with no writer: refused at once, not waited on forever (opened O_NONBLOCK) */
+	{
+		char *fifo = harness_write_temp("");
+
+		unlink(fifo);
+		ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+		alarm(20);	/* a hang fails here, not at the test's timeout */
+		for (int fmt = 0; fmt < 2; fmt++) {
+			ck_assert_int_eq(trace_load(&t, fifo, fmt ? TRACE_CSV : TRACE_AUTO, err,
+						    sizeof(err)), -1);
+			ck_assert_msg(strstr(err, fifo) && strstr(err, "not a regular file (a FIFO)"),
+				      "%s", err);
+		}
+		alarm(0);
+		unlink(fifo);
+		free(fifo);
+	}
 	/* a file of more records than a replay holds (sparse: no disk) is refused unread */
 	f = fopen(path, "wb");
 	ck_assert_ptr_nonnull(f);
