@@ -199,6 +199,37 @@ START_TEST(test_run_killed_names_signal)
 }
 END_TEST
 
+/*
+ * check-policy gives a verdict for a policy whose shrink_lruvec never
+ * returns, or that reports pages reclaimed without freeing them: the run is
+ * killed at --timeout and fails "runs to the end"; it never hangs.
+ */
+START_TEST(test_check_policy_timeout_verdict)
+{
+	static const char *const so[] = { SO("s3fifo-loops"), SO("s3fifo-lies") };
+
+	for (size_t i = 0; i < 2; i++) {
+		const char *args[] = { "check-policy", so[i], "--scale", "1/64", "--timeout", "5",
+				       cli_quickstart(), NULL };
+		struct cli_out o = cli_run(args);
+
+		ck_assert_msg(o.status == 1, "%s: status %d:\n%s%s", so[i], o.status, o.out, o.err);
+		ck_assert_msg(strstr(o.out, "FAIL: 1 check failed"), "%s:\n%s", so[i], o.out);
+		ck_assert_msg(strstr(o.out, "runs to the end                          FAIL  the run did "
+					    "not end within 5 s"), "%s:\n%s", so[i], o.out);
+		cli_out_free(&o);
+	}
+	{
+		const char *args[] = { "check-policy", "classic", "--timeout", "0", NULL };
+		struct cli_out o = cli_run(args);
+
+		ck_assert_int_eq(o.status, 2);
+		assert_has(o.err, "--timeout '0'");
+		cli_out_free(&o);
+	}
+}
+END_TEST
+
 /* machine.policy names no policy: the message names the file, line and key, not --policy. */
 START_TEST(test_machine_policy_unknown_names_line)
 {
@@ -315,6 +346,7 @@ static Suite *policy_suite(void)
 	tcase_add_test(tc, test_plugin_prints_stdout_stays_clean);
 	tcase_add_test(tc, test_machine_policy_unknown_names_line);
 	tcase_add_test(tc, test_run_killed_names_signal);
+	tcase_add_test(tc, test_check_policy_timeout_verdict);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -17,7 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "models/mm.h"
@@ -39,6 +42,16 @@ static const char *const default_scenarios[] = {
 	"swap-zram.ini",
 	"proactive-reclaim.ini",
 };
+
+/*
+ * The host seconds a run may take by default: the scenarios at 1/32 take a
+ * few seconds each (an estimate with a wide margin); a policy whose
+ * shrink_lruvec loops, or that reports pages reclaimed without freeing
+ * them, never ends and gets a verdict at this limit instead of none.
+ */
+#define CHECK_TIMEOUT_S 300.0
+
+static double timeout_s = CHECK_TIMEOUT_S;
 
 /* A run's outcome, as the child reports it. */
 struct outcome {
@@ -91,6 +104,31 @@ static int run_once(const struct scenario *s, const struct run_opts *o, struct o
 	in = fdopen(fds[0], "r");
 	if (!in)
 		return -errno;
+	/* nothing until the run ends: wait for its first byte, at most timeout_s */
+	{
+		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+		struct timespec t0, t1;
+		int left = (int)(timeout_s * 1000), pr;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		while ((pr = poll(&pfd, 1, left)) < 0 && errno == EINTR) {
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			left = (int)(timeout_s * 1000 - ((double)(t1.tv_sec - t0.tv_sec) * 1000 +
+							 (double)(t1.tv_nsec - t0.tv_nsec) / 1e6));
+			if (left < 0)
+				left = 0;
+		}
+		if (pr == 0) {
+			kill(pid, SIGKILL);
+			fclose(in);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			snprintf(oc->msg, sizeof(oc->msg), "the run did not end within %g s of host "
+				 "time (--timeout): a shrink_lruvec that never returns, or one that "
+				 "reports pages reclaimed without freeing them?", timeout_s);
+			return 0;
+		}
+	}
 	if (!fgets(line, sizeof(line), in)) {
 		snprintf(oc->msg, sizeof(oc->msg), "the run's process died without a word");
 	} else if (line[0] == 'K') {
@@ -235,6 +273,7 @@ int cmd_check_policy(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "scale", required_argument, NULL, 'x' },
+		{ "timeout", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -257,6 +296,14 @@ int cmd_check_policy(int argc, char **argv)
 			if (*end || !(scale > 0 && scale <= 1)) {
 				fprintf(stderr, "mmemu: check-policy: --scale '%s': expected 0 < F <= 1 "
 					"or 1/N\n", optarg);
+				return 2;
+			}
+			break;
+		case 't':
+			timeout_s = strtod(optarg, &end);
+			if (end == optarg || *end || !(timeout_s > 0 && timeout_s <= 86400)) {
+				fprintf(stderr, "mmemu: check-policy: --timeout '%s': expected seconds, "
+					"0 < S <= 86400\n", optarg);
 				return 2;
 			}
 			break;

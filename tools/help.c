@@ -227,7 +227,7 @@ static const struct command_help commands[] = {
 	{
 		.name = "check-policy",
 		.summary = "a policy (./x.so or built in) under the model's invariant checks",
-		.usage = "usage: mmemu check-policy POLICY [--scale F] [SCENARIO...]\n",
+		.usage = "usage: mmemu check-policy POLICY [--scale F] [--timeout S] [SCENARIO...]\n",
 		.text =
 		"Loads POLICY (a built-in name, or a shared object built against\n"
 		"mmemu/policy.h) and runs each SCENARIO (default: quickstart, swap-zram and\n"
@@ -235,10 +235,13 @@ static const struct command_help commands[] = {
 		"process, with the model's invariants checked during the run and at its end.\n"
 		"Prints pass or FAIL per check: every folio on exactly one list, counts\n"
 		"match, no folio lost across reclaim/refault, reclaims, deterministic (the\n"
-		"two runs identical). Exit 0 when all pass, 1 when one fails, 2 when the\n"
-		"policy does not load.\n"
+		"two runs identical). A run that does not end within --timeout (a\n"
+		"shrink_lruvec that loops, or one that reports pages it did not free) is\n"
+		"killed and fails \"runs to the end\". Exit 0 when all pass, 1 when one\n"
+		"fails, 2 when the policy does not load.\n"
 		"\n"
-		"  --scale F         shrink the scenarios, 0 < F <= 1 or 1/N (default 1/32)\n",
+		"  --scale F         shrink the scenarios, 0 < F <= 1 or 1/N (default 1/32)\n"
+		"  --timeout S       host seconds a run may take (default 300)\n",
 	},
 };
 

@@ -3,7 +3,7 @@
  * Policies the loader must refuse, one per -DBAD_*: built against another
  * ABI, without a required op, with a lruvec_init that fails, or without
  * the mmemu_policy symbol at all; or that crash mmemu's process, in a
- * constructor (as dlopen() runs it) or in lruvec_init.
+ * constructor (as dlopen() runs it), in lruvec_init or in shrink_lruvec.
  */
 #include <signal.h>
 

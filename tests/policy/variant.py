@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""Writes a variant of examples/policy/s3fifo.c that mmemu must cope with:
+
+  noisy  prints on stdout when loaded (a constructor), in lruvec_init and in
+         shrink_lruvec, as a plug-in with debugging printf()s left in does:
+         mmemu's tables, JSON and saved results must not take any of it;
+  loops  its shrink_lruvec never returns;
+  lies   its shrink_lruvec reports the pages asked for as reclaimed and
+         frees none.
+
+check-policy must give the last two a verdict, not hang. Fails if the
+example no longer has the functions it changes.
+
+usage: variant.py KIND IN OUT
+"""
+import sys
+
+INIT = "static int s3fifo_lruvec_init(struct lruvec *lruvec)\n{\n"
+SHRINK = "static void s3fifo_shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc)\n{\n"
+
+kind, src_path, out_path = sys.argv[1:4]
+src = open(src_path).read()
+for f in (INIT, SHRINK):
+    if src.count(f) != 1:
+        sys.exit("variant.py: %s no longer has %s" % (src_path, f.splitlines()[0]))
+if kind == "noisy":
+    src = src.replace(INIT, INIT + '\tprintf("noisy: lruvec_init\\n");\n')
+    src = src.replace(SHRINK, SHRINK + '\tprintf("noisy: shrink_lruvec {\\"not\\": json\\n");\n'
+                      '\tfflush(stdout);\n')
+    src = ('#include <stdio.h>\n' + src +
+           '\n__attribute__((constructor)) static void noisy_loaded(void)\n{\n'
+           '\tprintf("noisy: loaded\\n");\n}\n')
+elif kind == "loops":
+    src = src.replace(SHRINK, SHRINK + '\tfor (volatile int spin = 1; spin;)\n\t\t;\n')
+elif kind == "lies":
+    src = src.replace(SHRINK, SHRINK + '\tif (lruvec) {\n'
+                      '\t\tsc->nr_reclaimed += sc->nr_to_reclaim;\n\t\treturn;\n\t}\n')
+else:
+    sys.exit("variant.py: unknown kind '%s'" % kind)
+src = src.replace('.name = "s3fifo"', '.name = "s3fifo-%s"' % kind)
+open(out_path, "w").write(src)
