@@ -208,6 +208,61 @@ START_TEST(test_missing_scenario_exit_2)
 }
 END_TEST
 
+/* The first line git prints for args in the source tree, "" without git or a repository. */
+static void git_line(const char *args, char *out, size_t len)
+{
+	char cmd[4200];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "git -C '%s' %s 2>/dev/null", harness_srcdir(), args);
+	out[0] = '\0';
+	p = popen(cmd, "r");
+	if (!p)
+		return;
+	if (!fgets(out, (int)len, p))
+		out[0] = '\0';
+	pclose(p);
+	out[strcspn(out, "\n")] = '\0';
+}
+
+/*
+ * A saved result names the commit mmemu was built from, and whether the tree
+ * had uncommitted changes (meson's vcs_tag): mmemu_version is --version's.
+ */
+START_TEST(test_results_record_commit)
+{
+	const char *run[] = { "run", cli_quickstart(), "--scale", "1/64", "--policy", "classic",
+			      "--format", "json", NULL };
+	const char *ver[] = { "--version", NULL };
+	struct cli_out o = cli_run(run), v = cli_run(ver);
+	char head[128], dirty[128], want[512];
+	json_error_t e;
+	json_t *j;
+	const char *saved;
+
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	j = json_loads(o.out, 0, &e);
+	ck_assert_msg(j, "%s", e.text);
+	saved = json_string_value(json_object_get(j, "mmemu_version"));
+	ck_assert_ptr_nonnull(saved);
+	snprintf(want, sizeof(want), "mmemu %s\n", saved);
+	ck_assert_msg(!strncmp(v.out, want, strlen(want)), "--version '%s', saved '%s'", v.out, saved);
+	git_line("rev-parse --short=12 HEAD", head, sizeof(head));
+	if (head[0]) {	/* built from a git tree: its commit, dirty or not */
+		git_line("status --porcelain --untracked-files=no", dirty, sizeof(dirty));
+		snprintf(want, sizeof(want), ", git %s%s", head, dirty[0] ? ", dirty" : "");
+		ck_assert_msg(strlen(saved) > strlen(want) &&
+			      !strcmp(saved + strlen(saved) - strlen(want), want),
+			      "saved '%s', expected it to end in '%s'", saved, want);
+	} else {
+		ck_assert_ptr_null(strstr(saved, "git"));
+	}
+	json_decref(j);
+	cli_out_free(&o);
+	cli_out_free(&v);
+}
+END_TEST
+
 /* --seeds past the limit says the limit, in run and in sweep */
 START_TEST(test_seeds_limit_stated)
 {
@@ -678,6 +733,7 @@ static Suite *cli_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_seeds_limit_stated);
+	tcase_add_test(tc, test_results_record_commit);
 	tcase_add_test(tc, test_json_deterministic);
 	tcase_add_test(tc, test_other_seed_differs);
 	tcase_add_test(tc, test_kernel_recorded);

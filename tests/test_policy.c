@@ -230,6 +230,59 @@ START_TEST(test_check_policy_timeout_verdict)
 }
 END_TEST
 
+/*
+ * A plug-in without the optional workingset ops keeps no workingset_*
+ * counter: the table shows "-" and no -100% against the built-in policy, a
+ * note says why, JSON leaves them out, and check-policy warns (and passes).
+ */
+START_TEST(test_unkept_counters_not_zero)
+{
+	const char *text[] = { "run", cli_quickstart(), "--scale", "1/32", "--policy",
+			       "mglru-budget," SO("s3fifo-noworkingset"), NULL };
+	const char *json[] = { "run", cli_quickstart(), "--scale", "1/32", "--format", "json",
+			       "--policy", "mglru-budget," SO("s3fifo-noworkingset"), NULL };
+	const char *check[] = { "check-policy", SO("s3fifo-noworkingset"), "--scale", "1/64",
+				cli_quickstart(), NULL };
+	struct cli_out t = cli_run(text), j = cli_run(json), c = cli_run(check);
+	const char *row;
+	json_error_t e;
+	json_t *doc, *runs;
+
+	ck_assert_msg(t.status == 0, "%s", t.err);
+	row = strstr(t.out, "  workingset_refault_file ");
+	ck_assert_msg(row, "no workingset_refault_file row:\n%s", t.out);
+	{
+		char line[256];
+		size_t n = strcspn(row, "\n");
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, row);
+		while (line[strlen(line) - 1] == ' ')
+			line[strlen(line) - 1] = '\0';
+		ck_assert_msg(line[strlen(line) - 1] == '-' && !strstr(line, "%"),
+			      "the plug-in's cell is not '-' without a change: '%s'", line);
+	}
+	assert_has(t.out, "policy " SO("s3fifo-noworkingset") ": no workingset_eviction or "
+		   "workingset_refault op: its workingset_* counters are not kept (-, not 0)");
+	ck_assert_msg(j.status == 0, "%s", j.err);
+	doc = json_loads(j.out, 0, &e);
+	ck_assert_msg(doc, "%s", e.text);
+	runs = json_object_get(doc, "runs");
+	ck_assert_int_eq(json_array_size(runs), 2);
+	/* (the samples, a time series as the run wrote it, still have their zeros) */
+	ck_assert_ptr_nonnull(json_object_get(json_object_get(json_array_get(runs, 0), "vmstat"),
+					      "workingset_refault_file"));
+	ck_assert_ptr_nonnull(json_object_get(json_array_get(runs, 1), "vmstat"));
+	ck_assert_ptr_null(json_object_get(json_object_get(json_array_get(runs, 1), "vmstat"),
+					   "workingset_refault_file"));
+	json_decref(doc);
+	ck_assert_msg(c.status == 0, "check-policy: status %d:\n%s%s", c.status, c.out, c.err);
+	assert_has(c.out, "workingset counters                      warn  no workingset_eviction");
+	cli_out_free(&t);
+	cli_out_free(&j);
+	cli_out_free(&c);
+}
+END_TEST
+
 /* machine.policy names no policy: the message names the file, line and key, not --policy. */
 START_TEST(test_machine_policy_unknown_names_line)
 {
@@ -347,6 +400,7 @@ static Suite *policy_suite(void)
 	tcase_add_test(tc, test_machine_policy_unknown_names_line);
 	tcase_add_test(tc, test_run_killed_names_signal);
 	tcase_add_test(tc, test_check_policy_timeout_verdict);
+	tcase_add_test(tc, test_unkept_counters_not_zero);
 	suite_add_tcase(s, tc);
 	return s;
 }

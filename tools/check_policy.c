@@ -31,6 +31,7 @@
 #include "tools/child.h"
 #include "tools/check_policy.h"
 #include "tools/help.h"
+#include "tools/resultset.h"
 
 #ifndef MMEMU_SCENARIO_DIR
 #define MMEMU_SCENARIO_DIR "scenarios"
@@ -333,6 +334,11 @@ int cmd_check_policy(int argc, char **argv)
 	else
 		snprintf(err, sizeof(err), "'%s', built in", p->name);
 	report("loads", true, err);
+	/* not a failure: the counters are optional, but they must not read as a real 0 */
+	if (!result_policy_keeps_workingset(p))
+		printf("  %-40s warn  no workingset_eviction or workingset_refault op: workingset_* "
+		       "(refaults, activations) are not kept; tables show them as -\n",
+		       "workingset counters");
 	if (optind + 1 < argc) {
 		for (int i = optind + 1; i < argc; i++)
 			if (check_scenario(argv[i], argv[optind], scale))

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include <string.h>
 
+#include "commit.h"	/* MMEMU_COMMIT, generated */
 #include "tools/help.h"
 
 struct command_help {
@@ -340,11 +341,24 @@ void help_scdoc(FILE *f)
 		scd_command(f, &commands[i]);
 	fprintf(f, "# EXIT STATUS\n\n0 on success; 1 when a run failed or output could not be written;\n"
 		   "2 on bad input (a message names the file, line and key).\n\n"
-		   "# VERSION\n\nmmemu %s\n", MMEMU_VERSION);
+		   "# VERSION\n\nmmemu %s\n", help_version_string());
+}
+
+const char *help_version_string(void)
+{
+	static char v[160];
+
+	if (!v[0]) {
+		if (strcmp(MMEMU_COMMIT, "unknown"))
+			snprintf(v, sizeof(v), "%s, git %s", MMEMU_VERSION, MMEMU_COMMIT);
+		else
+			snprintf(v, sizeof(v), "%s", MMEMU_VERSION);
+	}
+	return v;
 }
 
 void help_version(FILE *f)
 {
 	fprintf(f, "mmemu %s\n"
-		   "License GPL-2.0-only.\n", MMEMU_VERSION);
+		   "License GPL-2.0-only.\n", help_version_string());
 }

@@ -17,6 +17,8 @@ int help_command(FILE *f, const char *cmd);
 /* Everything as scdoc source, for the man page. */
 void help_scdoc(FILE *f);
 /* "mmemu 0.1.0" and the licence. */
+/* "0.1.0, git <commit>[, dirty]": the version and the commit built (saved in results) */
+const char *help_version_string(void);
 void help_version(FILE *f);
 
 #endif

@@ -33,6 +33,7 @@
 #include "scenarios/workload.h"
 #include "storage/blockdev.h"
 #include "tools/child.h"
+#include "tools/resultset.h"
 #include "tools/args.h"
 #include "tools/bench.h"
 #include "tools/check_policy.h"
@@ -745,10 +746,18 @@ static int cmd_run(int argc, char **argv)
 			prog.started++;
 		}
 		if (collect_run(&children[prog.done], &runs[prog.done], labels[prog.done], &prog,
-				lv, prog.done))
+				lv, prog.done)) {
 			rc = 1;
-		else if (lv && live_run_done(lv, prog.done, s.name, runs[prog.done]))
-			rc = 1;
+		} else {
+			/* counters its policy does not keep: absent, not 0 (loaded already: found) */
+			const struct reclaim_policy *rp =
+				reclaim_policy_get(run_policy[prog.done], err, sizeof(err));
+
+			if (rp)
+				result_drop_unmaintained(runs[prog.done], rp);
+			if (lv && live_run_done(lv, prog.done, s.name, runs[prog.done]))
+				rc = 1;
+		}
 		prog.done++;
 	}
 	progress_clear(&prog);
@@ -759,7 +768,7 @@ static int cmd_run(int argc, char **argv)
 		inv.scenario_path = s.path;
 		inv.scenario_text = s.text ? s.text : (char *)protobuf_c_empty_string;
 		inv.scale = s.machine.scale;
-		inv.mmemu_version = (char *)MMEMU_VERSION;
+		inv.mmemu_version = (char *)help_version_string();
 		inv.n_runs = nr_runs;
 		inv.runs = runs;
 		if (!out_path || strcmp(out_path, "-"))

@@ -259,6 +259,17 @@ static int output_text(FILE *f, const struct output_opts *o, const Mmemu__Invoca
 			fprintf(f, "policy %s: %s sha256 %s\n", r->policy, r->policy_file,
 				r->policy_sha256);
 	}
+	/* counters a policy does not keep are "-", said once per policy */
+	for (size_t i = 0; i < nr; i++) {
+		const Mmemu__Run *r = inv->runs[i];
+		bool seen = false;
+
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = !strcmp(inv->runs[k]->policy, r->policy);
+		if (!seen && result_workingset_dropped(r))
+			fprintf(f, "policy %s: no workingset_eviction or workingset_refault op: its "
+				   "workingset_* counters are not kept (-, not 0)\n", r->policy);
+	}
 	rc = 0;
 out:
 	resultset_free(&rs);

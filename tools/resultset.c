@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "models/policy.h"
 #include "tools/resultset.h"
 
 /* ---- a string -> index map (open addressing, FNV-1a) ---- */
@@ -331,4 +332,45 @@ int result_check_samples(const Mmemu__Invocation *inv, const char *path, char *w
 			}
 		}
 	return 0;
+}
+
+bool result_policy_keeps_workingset(const struct reclaim_policy *p)
+{
+	return p->workingset_eviction && p->workingset_refault;
+}
+
+size_t result_drop_unmaintained(Mmemu__Run *r, const struct reclaim_policy *p)
+{
+	static const char prefix[] = "workingset_";
+	size_t dropped = 0;
+
+	if (result_policy_keeps_workingset(p))
+		return 0;
+	for (size_t g = 0; g < r->n_groups; g++) {
+		Mmemu__Group *grp = r->groups[g];
+		size_t n = 0;
+
+		for (size_t v = 0; v < grp->n_values; v++) {
+			if (!strncmp(grp->values[v]->key, prefix, sizeof(prefix) - 1)) {
+				mmemu__value__free_unpacked(grp->values[v], NULL);
+				dropped++;
+			} else {
+				grp->values[n++] = grp->values[v];
+			}
+		}
+		grp->n_values = n;
+	}
+	return dropped;
+}
+
+bool result_workingset_dropped(const Mmemu__Run *r)
+{
+	for (size_t g = 0; g < r->n_groups; g++)
+		if (!strcmp(r->groups[g]->name, "vmstat")) {
+			for (size_t v = 0; v < r->groups[g]->n_values; v++)
+				if (!strcmp(r->groups[g]->values[v]->key, "workingset_refault_file"))
+					return false;
+			return true;
+		}
+	return false;
 }

@@ -86,4 +86,24 @@ int result_same_experiment(const Mmemu__Invocation *a, const char *pa,
  */
 int result_check_samples(const Mmemu__Invocation *inv, const char *path, char *why, size_t len);
 
+struct reclaim_policy;
+
+/*
+ * Whether policy p maintains the workingset_* counters: they count in its
+ * workingset_eviction (the shadow entry) and workingset_refault ops, both
+ * optional for a plug-in.
+ */
+bool result_policy_keeps_workingset(const struct reclaim_policy *p);
+
+/*
+ * Drops from run r the counters its policy p does not maintain (every
+ * workingset_* key, in vmstat and memory.stat, when p lacks either
+ * workingset op), so that they print as missing ("-"), not as a real 0 that
+ * compares as -100%. How many values were dropped.
+ */
+size_t result_drop_unmaintained(Mmemu__Run *r, const struct reclaim_policy *p);
+
+/* Whether run r had its workingset_* counters dropped (no vmstat workingset_refault_file). */
+bool result_workingset_dropped(const Mmemu__Run *r);
+
 #endif

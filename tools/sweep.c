@@ -1074,7 +1074,7 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 	inv.scenario_path = s.path;
 	inv.scenario_text = s.text ? s.text : (char *)protobuf_c_empty_string;
 	inv.scale = s.machine.scale;
-	inv.mmemu_version = (char *)MMEMU_VERSION;
+	inv.mmemu_version = (char *)help_version_string();
 	{
 		struct sink out;
 		char why[512] = "";

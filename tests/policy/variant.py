@@ -6,7 +6,9 @@
          mmemu's tables, JSON and saved results must not take any of it;
   loops  its shrink_lruvec never returns;
   lies   its shrink_lruvec reports the pages asked for as reclaimed and
-         frees none.
+         frees none;
+  noworkingset  without the optional workingset ops: its workingset_*
+         counters are not kept and must not print as a real 0.
 
 check-policy must give the last two a verdict, not hang. Fails if the
 example no longer has the functions it changes.
@@ -32,6 +34,13 @@ if kind == "noisy":
            '\tprintf("noisy: loaded\\n");\n}\n')
 elif kind == "loops":
     src = src.replace(SHRINK, SHRINK + '\tfor (volatile int spin = 1; spin;)\n\t\t;\n')
+elif kind == "noworkingset":
+    for op in ("workingset_eviction = s3fifo_eviction", "workingset_refault = s3fifo_refault"):
+        if src.count("." + op + ",") != 1:
+            sys.exit("variant.py: %s no longer has .%s" % (src_path, op))
+        src = src.replace("\t." + op + ",\n", "")
+    for f in ("static uint64_t s3fifo_eviction(", "static void s3fifo_refault("):
+        src = src.replace(f, "__attribute__((unused)) " + f)
 elif kind == "lies":
     src = src.replace(SHRINK, SHRINK + '\tif (lruvec) {\n'
                       '\t\tsc->nr_reclaimed += sc->nr_to_reclaim;\n\t\treturn;\n\t}\n')
