@@ -13,6 +13,7 @@
 #include "models/policy.h"
 #include "models/policy/loader.h"
 #include "tools/ablate.h"
+#include "tools/child.h"
 #include "tools/help.h"
 #include "tools/sweep.h"
 
@@ -79,7 +80,7 @@ int cmd_ablate(int argc, char **argv)
 		snprintf(err, sizeof(err), "--policy '%.200s': one policy", policy);
 		return die(err);
 	}
-	p = reclaim_policy_get(policy, msg, sizeof(msg));
+	p = child_policy_get(policy, msg, sizeof(msg));
 	if (!p) {
 		snprintf(err, sizeof(err), "--policy: %s", msg);
 		return die(err);
