@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "harness.h"
 #include "tests/cli.h"
 
@@ -286,6 +288,49 @@ START_TEST(test_sweep_mpi_not_built_exit_2)
 END_TEST
 #endif
 
+/*
+ * A sweep compares each policy with the first policy of the same --set
+ * values, never across limits; the text puts the standard deviation beside
+ * each mean.
+ */
+START_TEST(test_sweep_compares_within_values)
+{
+	const char *json[] = { "sweep", cli_quickstart(), "--policy", "classic,mglru-budget",
+			       "--set", "memcg.app.max=300M,6G", "--seeds", "1..2", "--scale", "1/64",
+			       "-j", "2", "--format", "json", NULL };
+	const char *text[] = { "sweep", cli_quickstart(), "--policy", "classic,mglru-budget",
+			       "--set", "memcg.app.max=300M,6G", "--seeds", "1..2", "--scale", "1/64",
+			       "-j", "2", NULL };
+	struct cli_out j = cli_run(json), t = cli_run(text);
+	json_error_t e;
+	json_t *doc, *groups;
+	/* columns: classic 300M, classic 6G, mglru-budget 300M, mglru-budget 6G */
+	static const int want[4] = { -1, -1, 0, 1 };
+
+	ck_assert_msg(j.status == 0, "%s", j.err);
+	doc = json_loads(j.out, 0, &e);
+	ck_assert_msg(doc, "%s", e.text);
+	groups = json_object_get(doc, "groups");
+	ck_assert_int_eq(json_array_size(groups), 4);
+	for (int c = 0; c < 4; c++) {
+		json_t *m = json_array_get(json_object_get(json_array_get(groups, c), "metrics"), 0);
+		json_t *with = json_object_get(m, "compared_with");
+
+		if (want[c] < 0)
+			ck_assert_msg(!with && !json_object_get(m, "change"), "column %d compared", c);
+		else
+			ck_assert_msg(with && json_integer_value(with) == want[c],
+				      "column %d not compared with %d", c, want[c]);
+	}
+	json_decref(doc);
+	ck_assert_msg(t.status == 0, "%s", t.err);
+	ck_assert_msg(strstr(t.out, " ±") && strstr(t.out, "± the sample standard deviation over seeds"),
+		      "%s", t.out);
+	cli_out_free(&j);
+	cli_out_free(&t);
+}
+END_TEST
+
 static Suite *sweep_suite(void)
 {
 	Suite *s = suite_create("sweep");
@@ -295,6 +340,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, test_sweep_2x3x2);
 	tcase_add_test(tc, test_sweep_bad_value_fails_alone);
 	tcase_add_test(tc, test_sweep_timeout);
+	tcase_add_test(tc, test_sweep_compares_within_values);
 	tcase_add_test(tc, test_sweep_deterministic);
 	tcase_add_test(tc, test_sweep_bad_options_exit_2);
 	tcase_add_test(tc, test_sweep_ranks_without_mpi_exit_2);

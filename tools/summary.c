@@ -38,7 +38,7 @@ struct stat {
 	unsigned n;
 	double mean, var;	/* var: sample variance, NaN when n < 2 */
 	bool is_int;		/* every value an integer count */
-	double p;		/* Welch's p against column 0 (1 for column 0) */
+	double p;		/* Welch's p against its base column (1 for a base column) */
 };
 
 struct column {
@@ -53,6 +53,7 @@ struct summary {
 	struct resultset rs;
 	struct column *col;
 	int nr_cols;
+	int *base;	/* [col]: the first column of its --set values, which it is compared with */
 };
 
 static void stat_of(struct stat *st, const double *x, unsigned n, bool is_int)
@@ -76,6 +77,7 @@ static void summary_free(struct summary *s)
 		free(s->col[c].st);
 	}
 	free(s->col);
+	free(s->base);
 	resultset_free(&s->rs);
 }
 
@@ -134,12 +136,38 @@ static int summary_build(struct summary *s, const Mmemu__Invocation *inv)
 			stat_of(&col->st[slot], x, n, is_int);
 		}
 	}
+	/*
+	 * a sweep's policies compared within each set of --set values: a column
+	 * against the first of its values, never against another limit
+	 */
+	s->base = calloc((size_t)s->nr_cols + 1, sizeof(*s->base));
+	if (!s->base)
+		goto out;
+	for (int c = 0; c < s->nr_cols; c++)
+		for (s->base[c] = 0; strcmp(s->col[s->base[c]].options, s->col[c].options);
+		     s->base[c]++)
+			;
+	/*
+	 * no two columns of the same values (one policy, or ablate's columns,
+	 * one --set each): nothing to compare within, every column against
+	 * the first as before
+	 */
+	{
+		bool peers = false;
+
+		for (int c = 0; c < s->nr_cols; c++)
+			peers |= s->base[c] != c;
+		for (int c = 0; !peers && c < s->nr_cols; c++)
+			s->base[c] = 0;
+	}
 	for (int c = 0; c < s->nr_cols; c++)
 		for (int slot = 0; slot <= s->rs.nr_slots; slot++) {
-			const struct stat *a = &s->col[0].st[slot];
+			const struct stat *a = &s->col[s->base[c]].st[slot];
 			struct stat *b = &s->col[c].st[slot];
 
-			b->p = c ? summary_welch_p(a->mean, a->var, a->n, b->mean, b->var, b->n) : 1;
+			b->p = s->base[c] != c
+				       ? summary_welch_p(a->mean, a->var, a->n, b->mean, b->var, b->n)
+				       : 1;
 		}
 	rc = 0;
 out:
@@ -172,7 +200,8 @@ static struct table_cell summary_cell(void *ctx, int col, int slot)
 	c.present = true;
 	c.v = st->mean;
 	c.is_int = st->is_int && st->var == 0;	/* the same count in every run */
-	c.significant = col && st->p < 0.05;
+	c.significant = s->base[col] != col && st->p < 0.05;
+	c.sd = st->n > 1 ? sqrt(st->var) : NAN;
 	return c;
 }
 
@@ -278,7 +307,8 @@ static int summary_text(FILE *f, const struct output_opts *o, struct summary *s,
 						  .nr_runs = s->col[c].nr };
 	}
 	fmt_scale(sc, sizeof(sc), s->inv->scale);
-	fprintf(f, "scenario %s, scale %s: %zu runs in %d groups; the mean over seeds (mmemu %s)\n",
+	fprintf(f, "scenario %s, scale %s: %zu runs in %d groups; the mean over seeds, ± the "
+		   "standard deviation (mmemu %s)\n",
 		s->inv->scenario_name, sc, s->inv->n_runs, nc,
 		*s->inv->mmemu_version ? s->inv->mmemu_version : "?");
 	for (int c = 0; c < nc; c++) {
@@ -309,6 +339,7 @@ static int summary_text(FILE *f, const struct output_opts *o, struct summary *s,
 	t.all = o->all;
 	t.headline_only = o->headline;
 	t.stats = true;
+	t.base = s->base;
 	table_print(f, &t);
 	rc = 0;
 out:
@@ -342,7 +373,7 @@ static bool is_utf8(const char *s)
 static json_t *stat_json(const struct summary *s, int c, int slot, const char *group,
 			 const char *key)
 {
-	const struct stat *st = stat_at(s, c, slot), *base = stat_at(s, 0, slot);
+	const struct stat *st = stat_at(s, c, slot), *base = stat_at(s, s->base[c], slot);
 	double half = ci_half(st);
 	json_t *m = json_object();
 
@@ -354,9 +385,10 @@ static json_t *stat_json(const struct summary *s, int c, int slot, const char *g
 	json_object_set_new(m, "ci_half", output_json_number(half, false));
 	json_object_set_new(m, "ci_low", output_json_number(st->mean - half, false));
 	json_object_set_new(m, "ci_high", output_json_number(st->mean + half, false));
-	if (c) {
+	if (s->base[c] != c) {
 		double change = base->mean ? (st->mean - base->mean) / fabs(base->mean) : NAN;
 
+		json_object_set_new(m, "compared_with", json_integer(s->base[c]));
 		json_object_set_new(m, "change", output_json_number(change, false));
 		json_object_set_new(m, "p_welch", output_json_number(st->p, false));
 		json_object_set_new(m, "significant", json_boolean(st->p < 0.05));
@@ -436,8 +468,9 @@ static void csv_num(FILE *f, double v)
 static void csv_stat(FILE *f, const struct summary *s, int c, int slot, const char *group,
 		     const char *key)
 {
-	const struct stat *st = stat_at(s, c, slot), *base = stat_at(s, 0, slot);
+	const struct stat *st = stat_at(s, c, slot), *base = stat_at(s, s->base[c], slot);
 	double half = ci_half(st);
+	bool compared = s->base[c] != c;
 
 	output_csv_field(f, s->inv->scenario_name);
 	fprintf(f, ",%.9g,", s->inv->scale);
@@ -453,8 +486,8 @@ static void csv_stat(FILE *f, const struct summary *s, int c, int slot, const ch
 	csv_num(f, half);
 	csv_num(f, st->mean - half);
 	csv_num(f, st->mean + half);
-	csv_num(f, c && base->mean ? (st->mean - base->mean) / fabs(base->mean) : NAN);
-	csv_num(f, c ? st->p : NAN);
+	csv_num(f, compared && base->mean ? (st->mean - base->mean) / fabs(base->mean) : NAN);
+	csv_num(f, compared ? st->p : NAN);
 	fputc('\n', f);
 }
 

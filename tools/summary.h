@@ -4,12 +4,13 @@
  * --set options, in order of first appearance) are one column; each
  * (group, key) of the results gets the mean, standard deviation and 95%
  * Student-t confidence interval over them, and for each column after the
- * first, the change of the mean against the first column and Welch's
- * t-test of the difference (GSL's t distribution). `sweep`, `run --seeds`
- * and `report --summary` print this.
+ * first of its --set values, the change of the mean against that column
+ * and Welch's t-test of the difference (GSL's t distribution). `sweep`,
+ * `run --seeds` and `report --summary` print this.
  *
  * Text is the MMTests-style comparison table (tools/table.h): the mean per
- * column and its change, '*' where Welch's test finds the difference
+ * column with its standard deviation (±) and its change, '*' where Welch's
+ * test finds the difference
  * significant at 95%. JSON and CSV carry every statistic of every
  * (group, key).
  */

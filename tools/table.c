@@ -168,6 +168,22 @@ static struct table_cell cell(const struct table *t, int col, int slot)
 	return t->cell(t->ctx, col, slot);
 }
 
+/* The characters of UTF-8 s (its bytes but continuation bytes) */
+static int utf8_width(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* The column col's change is against */
+static int base_of(const struct table *t, int col)
+{
+	return t->base ? t->base[col] : 0;
+}
+
 static bool row_nonzero(const struct table *t, int slot)
 {
 	for (int c = 0; c < t->nr_cols; c++) {
@@ -181,17 +197,19 @@ static bool row_nonzero(const struct table *t, int slot)
 
 static bool row_changes(const struct table *t, int slot)
 {
-	struct table_cell base = cell(t, 0, slot);
+	bool compared = false;
 
-	if (t->nr_cols == 1)
-		return row_nonzero(t, slot);
 	for (int c = 1; c < t->nr_cols; c++) {
-		struct table_cell x = cell(t, c, slot);
+		struct table_cell x = cell(t, c, slot), base;
 
+		if (base_of(t, c) == c)
+			continue;
+		compared = true;
+		base = cell(t, base_of(t, c), slot);
 		if (x.present != base.present || (x.present && x.v != base.v))
 			return true;
 	}
-	return false;
+	return compared ? false : row_nonzero(t, slot);
 }
 
 /* The rows in print order: sim_seconds, the headline, the rest. */
@@ -315,7 +333,9 @@ static void print_block(FILE *f, const struct table *t, struct row *rows, int nr
 		for (int k = 0; k < ncols; k++) {
 			int c = cols[k];
 
-			fprintf(f, "%s%*s", c ? "  " : " ", vw[c], r->val[c]);
+			/* right aligned by characters: "±" is two bytes */
+			fprintf(f, "%s%*s%s", c ? "  " : " ", vw[c] - utf8_width(r->val[c]), "",
+				r->val[c]);
 			if (c)
 				fprintf(f, " %*s", cw[c], r->chg[c]);
 		}
@@ -327,7 +347,7 @@ void table_print(FILE *f, const struct table *t)
 {
 	int nr = 0, lw = 0, *vw, *cw, *cols;
 	struct row *rows = make_rows(t, &nr);
-	bool hidden = false, bucket = false;
+	bool hidden = false, bucket = false, spread = false, grouped = false;
 
 	vw = calloc((size_t)t->nr_cols, sizeof(*vw));
 	cw = calloc((size_t)t->nr_cols, sizeof(*cw));
@@ -370,20 +390,32 @@ void table_print(FILE *f, const struct table *t)
 			fprintf(f, "(out of memory)\n");
 			goto out;
 		}
-		base = cell(t, 0, r->slot);
 		for (int c = 0; c < t->nr_cols; c++) {
 			struct table_cell x = cell(t, c, r->slot);
 			char buf[64];
 
 			fmt_cell(buf, sizeof(buf), &x, r->vc);
+			/* the spread beside the mean, in the value's own unit (MMTests prints it too) */
+			if (t->stats && x.present && !isnan(x.sd) && x.sd > 0 && r->vc != VC_LIMIT) {
+				struct table_cell sd = { .present = true, .v = x.sd };
+				char sbuf[32];
+
+				fmt_cell(sbuf, sizeof(sbuf), &sd, r->vc);
+				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " ±%s", sbuf);
+				spread = true;
+			}
 			r->val[c] = strdup(buf);
-			fmt_change(buf, sizeof(buf), &base, &x, r->vc, t->stats);
+			base = cell(t, base_of(t, c), r->slot);
+			if (base_of(t, c) == c)
+				buf[0] = '\0';
+			else
+				fmt_change(buf, sizeof(buf), &base, &x, r->vc, t->stats);
 			r->chg[c] = strdup(buf);
 			if (!r->val[c] || !r->chg[c]) {
 				fprintf(f, "(out of memory)\n");
 				goto out;
 			}
-			vw[c] = max_int(vw[c], (int)strlen(r->val[c]));
+			vw[c] = max_int(vw[c], utf8_width(r->val[c]));
 			if (c)
 				cw[c] = max_int(cw[c], (int)strlen(r->chg[c]));
 		}
@@ -411,9 +443,14 @@ void table_print(FILE *f, const struct table *t)
 		fprintf(f, "~ from histogram buckets: within %.1f%% of the true percentile; "
 			   "a change under %.2f%% shows as ~\n",
 			100 * BUCKET_REL_ERROR, 200 * BUCKET_REL_ERROR);
+	for (int c = 0; t->base && c < t->nr_cols; c++)
+		grouped |= t->base[c] != 0;
+	if (spread)
+		fprintf(f, "± the sample standard deviation over seeds\n");
 	if (t->stats)
-		fprintf(f, "* the difference from the first column is significant at 95%% "
-			   "(Welch's t-test over seeds)\n");
+		fprintf(f, "* the difference from the %s is significant at 95%% "
+			   "(Welch's t-test over seeds)\n",
+			grouped ? "first column of the same --set values" : "first column");
 	if (hidden && t->headline_only)
 		fprintf(f, "the headline rows only (rows that are zero are left out)\n");
 	else if (hidden)

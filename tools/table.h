@@ -31,6 +31,7 @@ struct table_cell {
 	double v;		/* value, or mean over seeds */
 	bool is_int;		/* an integer count */
 	bool significant;	/* stats: the change from the base is significant (Welch, 95%) */
+	double sd;		/* stats: the sample standard deviation over seeds; NaN: none */
 };
 
 struct table {
@@ -44,7 +45,13 @@ struct table {
 	void *ctx;
 	bool all;		/* every row, not only those that change */
 	bool headline_only;	/* the headline rows, none of the rest */
-	bool stats;		/* columns are means over seeds: changes carry '*' */
+	bool stats;		/* columns are means over seeds: changes carry '*', values their sd */
+	/*
+	 * [col]: the column col is compared with (its change is against it;
+	 * base[c] == c: none), so that a sweep compares the policies within
+	 * each set of --set values; NULL: every column against column 0
+	 */
+	const int *base;
 };
 
 /* Prints the table; the notes under it say what "~" and "*" mean. */
