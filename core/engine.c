@@ -289,6 +289,19 @@ int engine_init(const char *platform_xml, uint64_t seed)
 	return 0;
 }
 
+static void (*sleep_hook)(struct actor *a, bool asleep);
+
+void engine_set_sleep_hook(void (*fn)(struct actor *a, bool asleep))
+{
+	sleep_hook = fn;
+}
+
+static inline void actor_sleep_hook(struct actor *a, bool asleep)
+{
+	if (sleep_hook && !a->untimed)
+		sleep_hook(a, asleep);
+}
+
 static void actor_trampoline(int argc, char **argv)
 {
 	struct actor *a = sg_actor_self_get_data();
@@ -297,6 +310,7 @@ static void actor_trampoline(int argc, char **argv)
 	(void)argv;
 	engine_resume(a);
 	a->fn(a, a->arg);
+	actor_sleep_hook(a, true);
 	actor_flush_cpu(a);
 	engine_flush_deferred();
 	a->wake_ns = UINT64_MAX;
@@ -423,7 +437,7 @@ static bool actor_sleep_until_unshared(struct actor *a, uint64_t t)
 	return true;
 }
 
-void actor_sleep_until_ns(struct actor *a, uint64_t t)
+static void actor_sleep_until(struct actor *a, uint64_t t)
 {
 	if (actor_sleep_until_unshared(a, t))
 		return;
@@ -433,7 +447,23 @@ void actor_sleep_until_ns(struct actor *a, uint64_t t)
 		actor_sleep_to(a, t);
 }
 
+void actor_sleep_until_ns(struct actor *a, uint64_t t)
+{
+	actor_sleep_hook(a, true);
+	actor_sleep_until(a, t);
+	actor_sleep_hook(a, false);
+}
+
+static void actor_sleep_for(struct actor *a, uint64_t ns);
+
 void actor_sleep_ns(struct actor *a, uint64_t ns)
+{
+	actor_sleep_hook(a, true);
+	actor_sleep_for(a, ns);
+	actor_sleep_hook(a, false);
+}
+
+static void actor_sleep_for(struct actor *a, uint64_t ns)
 {
 	actor_flush_cpu(a);
 	engine_quiescent(a);
@@ -483,7 +513,19 @@ static void waitq_remove(struct waitq *wq, struct actor *a)
 	}
 }
 
+static bool waitq_wait_sleep(struct actor *a, struct waitq *wq, uint64_t timeout_ns);
+
 bool waitq_wait(struct actor *a, struct waitq *wq, uint64_t timeout_ns)
+{
+	bool ret;
+
+	actor_sleep_hook(a, true);
+	ret = waitq_wait_sleep(a, wq, timeout_ns);
+	actor_sleep_hook(a, false);
+	return ret;
+}
+
+static bool waitq_wait_sleep(struct actor *a, struct waitq *wq, uint64_t timeout_ns)
 {
 	int timed_out = 0;
 
@@ -600,12 +642,14 @@ void sim_mutex_destroy(struct sim_mutex *m)
 
 void sim_mutex_lock(struct actor *a, struct sim_mutex *m)
 {
+	actor_sleep_hook(a, true);
 	actor_flush_cpu(a);
 	engine_quiescent(a);
 	engine_flush_deferred();
 	a->wake_ns = 0;		/* an unlock may hand it the lock at any time */
 	sg_mutex_lock(m->m);
 	engine_resume(a);
+	actor_sleep_hook(a, false);
 }
 
 void sim_mutex_unlock(struct sim_mutex *m)

@@ -43,6 +43,8 @@ struct actor {
 	struct actor *wq_next;	/* next waiter on the wait queue it sleeps on */
 	bool woken;		/* taken off a wait queue by a waker */
 	void *task;		/* the models/ task this actor runs for, if any */
+	uint8_t psi_flags;	/* models/psi.c: the task's psi state (TSK_* bits) */
+	void *psi_memcg;	/* models/psi.c: the memcg it counts in */
 	bool untimed;		/* its CPU and sleeps are dropped: time does not pass for it
 				 * (a miss-ratio-only replay, bench --trace --no-timing) */
 	uint64_t wake_ns;	/* while not running: the earliest time it can run again
@@ -126,6 +128,13 @@ static inline void actor_cond_resched(struct actor *a)
 	if (a->cpu_pending_ns >= a->quantum_ns)
 		actor_flush_cpu(a);
 }
+
+/*
+ * Told when an actor starts (asleep) and ends a sleep in the engine: a
+ * timed sleep, a wait queue, a mutex, and its end (asleep for good), at
+ * actor_now_ns(). Untimed actors are not told. NULL: nobody listens.
+ */
+void engine_set_sleep_hook(void (*fn)(struct actor *a, bool asleep));
 
 /* Blocks until simulated time t (after running the pending CPU). */
 void actor_sleep_until_ns(struct actor *a, uint64_t t);

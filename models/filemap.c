@@ -39,11 +39,24 @@ static struct waitq *folio_waitqueue(uint32_t idx)
 	return *wq;
 }
 
-/* folio_wait_locked(): sleep until the reader that owns the IO unlocks it. */
+/*
+ * folio_wait_locked(): sleep until the reader that owns the IO unlocks it.
+ * Waiting for the read of a workingset folio is a memory stall
+ * (folio_wait_bit_common(): PG_locked, !uptodate, PG_workingset).
+ */
 static void folio_wait_locked(struct actor *a, uint32_t idx)
 {
-	while (folio_test_locked(folio_of(idx)))
+	struct folio *folio = folio_of(idx);
+	bool thrashing = folio_test_locked(folio) && !folio_test_uptodate(folio) &&
+			 folio_test_workingset(folio);
+	unsigned long pflags;
+
+	if (thrashing)
+		psi_memstall_enter(a, &pflags);
+	while (folio_test_locked(folio))
 		waitq_wait(a, folio_waitqueue(idx), 0);
+	if (thrashing)
+		psi_memstall_leave(a, &pflags);
 }
 
 static int mapping_register(struct address_space *as)
@@ -390,12 +403,14 @@ static void filemap_add_folio(struct address_space *f, uint32_t idx, uint64_t in
 
 /*
  * Reads [index, index + nr) of f into the page cache, skipping pages that
- * are present, and waits for the IO. Returns 0 or -EINTR when the task was
- * killed while allocating.
+ * are present, and waits for the IO; the caller needs page `need`. Returns
+ * 0 or -EINTR when the task was killed while allocating.
  */
 static int page_cache_read(struct actor *a, struct task *t, struct address_space *f,
-			   uint64_t index, uint64_t nr, bool fault)
+			   uint64_t index, uint64_t nr, uint64_t need, bool fault)
 {
+	unsigned long pflags;
+	bool waited = false;
 	struct mem_cgroup *memcg = t->memcg;
 	uint32_t locked[RA_MAX_PAGES_SEQ];
 	uint64_t run_start = 0, run_len = 0;
@@ -426,6 +441,14 @@ static int page_cache_read(struct actor *a, struct task *t, struct address_space
 		folio = folio_of(idx);
 		folio_set_locked(folio);
 		filemap_add_folio(f, idx, i, entry, fault);
+		/*
+		 * The caller then waits for page `need` (folio_wait_bit_common()):
+		 * a memory stall if its refault made it PG_workingset. (read_pages()
+		 * also counts the submission of a batch holding any workingset
+		 * folio; the submissions here are charged before that is known.)
+		 */
+		if (i == need && folio_test_workingset(folio))
+			waited = true;
 		locked[nr_locked++] = idx;
 		if (!run_len)
 			run_start = i;
@@ -444,7 +467,11 @@ submit:
 				 (uint32_t)run_len);
 		count_vm_events(PGPGIN, run_len * (PAGE_SIZE / 1024));
 	}
+	if (waited)
+		psi_memstall_enter(a, &pflags);
 	bio_batch_wait(&batch, a);
+	if (waited)
+		psi_memstall_leave(a, &pflags);
 	for (unsigned int i = 0; i < nr_locked; i++) {
 		struct folio *folio = folio_of(locked[i]);
 
@@ -481,7 +508,7 @@ int filemap_read(struct actor *a, struct task *t, struct address_space *f,
 			} else {
 				f->ra_size = 0;
 			}
-			if (page_cache_read(a, t, f, index, nr, false))
+			if (page_cache_read(a, t, f, index, nr, index, false))
 				return -EINTR;
 			ret = ACCESS_MAJOR;
 			continue;
@@ -569,7 +596,8 @@ int filemap_read_pages(struct actor *a, struct task *t, struct address_space *f,
 		if (t->oom_killed)
 			return -EINTR;
 		if (!entry || xa_is_value(entry)) {
-			if (page_cache_read(a, t, f, i, sync_ra_pages(t, f, i, index + nr - i), false))
+			if (page_cache_read(a, t, f, i, sync_ra_pages(t, f, i, index + nr - i), i,
+					    false))
 				return -EINTR;
 			ret = ACCESS_MAJOR;
 			continue;
@@ -774,7 +802,8 @@ int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
 			}
 			ret = ACCESS_MAJOR;
 			/* lru_gen_enter_fault(): an LRU fault if the mapping has recency */
-			if (page_cache_read(a, t, f, start, nr, vma_has_recency(vma->vm_flags)))
+			if (page_cache_read(a, t, f, start, nr, index,
+					    vma_has_recency(vma->vm_flags)))
 				return -EINTR;
 			continue;
 		}

@@ -29,6 +29,8 @@ struct mem_cgroup *mem_cgroup_create(struct mem_cgroup *parent, const char *name
 	memcg->max = memcg->high = memcg->swap_max = UINT64_MAX;
 	memcg->swappiness = mm.vm_swappiness;
 	memcg->online = true;
+	/* group_init(): its averaging periods start now */
+	psi_group_init(&memcg->psi, current_actor ? actor_now_ns(current_actor) : 0);
 	if (parent) {
 		struct mem_cgroup **c = realloc(parent->children,
 			(size_t)(parent->nr_children + 1) * sizeof(*c));
@@ -109,16 +111,22 @@ static uint64_t mem_cgroup_margin(const struct mem_cgroup *memcg)
 /*
  * mem_cgroup_handle_over_high(), simplified: reclaim the excess over
  * memory.high right after the charge (the kernel does it on return to
- * user space and adds a penalty sleep, which is not modelled).
+ * user space and adds a penalty sleep, which is not modelled: the kernel
+ * counts that sleep as a memory stall too).
  */
 static void mem_cgroup_handle_over_high(struct actor *a, struct mem_cgroup *memcg)
 {
 	for (struct mem_cgroup *pos = memcg; pos; pos = pos->parent) {
+		unsigned long pflags;
+
 		if (pos->usage <= pos->high)
 			continue;
 		memcg_memory_event(pos, MEMCG_HIGH);
+		/* reclaim_high(): a memory stall */
+		psi_memstall_enter(a, &pflags);
 		try_to_free_mem_cgroup_pages(pos, pos->usage - pos->high, true, -1,
 					     false, a);
+		psi_memstall_leave(a, &pflags);
 	}
 }
 
@@ -136,8 +144,18 @@ retry:
 		goto done;
 	memcg_memory_event(over, MEMCG_MAX);
 	{
-		uint64_t nr_reclaimed =
-			try_to_free_mem_cgroup_pages(over, 1, true, -1, false, a);
+		unsigned long pflags;
+		uint64_t nr_reclaimed;
+
+		/*
+		 * try_charge_memcg(): the reclaim is a memory stall of the
+		 * charging task; a limit write or memory.reclaim is not
+		 * ("mm: memcontrol: don't count limit-setting reclaim as
+		 * memory pressure", 5.8)
+		 */
+		psi_memstall_enter(a, &pflags);
+		nr_reclaimed = try_to_free_mem_cgroup_pages(over, 1, true, -1, false, a);
+		psi_memstall_leave(a, &pflags);
 
 		if (mem_cgroup_margin(over) >= 1)
 			goto retry;

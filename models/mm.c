@@ -164,6 +164,8 @@ int mm_init(const struct machine *machine, const struct reclaim_policy *policy,
 	mm.policy = policy;
 	mm.kernel = &kernel_rules_table[KERNEL_DEFAULT];
 	mm.vm_swappiness = vm_swappiness;
+	/* tasks go to sleep and wake up: psi's TSK_RUNNING */
+	engine_set_sleep_hook(psi_actor_sleep);
 	mm.mglru = (struct mglru_opts){ -1, -1, -1, -1, 0, LRU_GEN_CAPS_ALL, 0 };
 	/* fault_around_bytes defaults to 64 KiB (mm/memory.c) */
 	mm.fault_around_pages = 16;
@@ -207,6 +209,7 @@ int mm_init(const struct machine *machine, const struct reclaim_policy *policy,
 
 void mm_exit(void)
 {
+	engine_set_sleep_hook(NULL);
 	for (int i = 1; i <= mm.nr_memcgs; i++) {
 		struct mem_cgroup *memcg = mm.memcgs[i];
 		int nid;

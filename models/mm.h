@@ -18,6 +18,7 @@
 #include "core/engine.h"
 #include "models/folio.h"
 #include "models/kernel_version.h"
+#include "models/psi.h"
 #include "mmemu/policy.h"
 #include "numa/numa.h"
 #include "storage/blockdev.h"
@@ -70,6 +71,7 @@ struct mem_cgroup {
 	void *lrupriv;			/* policy state per memcg (memcg LRU) */
 	uint64_t stats_updates;		/* |stat changes| in its subtree since its last flush */
 	uint64_t nr_charge_inflight;	/* charged here, no folio yet (alloc_charge_folio in reclaim) */
+	struct psi_group psi;		/* memory.pressure (the root's: /proc/pressure/memory) */
 };
 
 enum pgdat_flags {

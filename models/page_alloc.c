@@ -27,13 +27,17 @@ static int __alloc_pages(struct actor *a, struct task *t, int preferred)
 	if (nid >= 0)
 		return nid;
 	for (;;) {
+		unsigned long pflags;
 		uint64_t progress;
 
 		if (t && t->oom_killed)
 			return -EINTR;
-		/* __alloc_pages_direct_reclaim() */
+		/* __alloc_pages_direct_reclaim(): a memory stall, the reclaim
+		 * and the allocation after it */
+		psi_memstall_enter(a, &pflags);
 		progress = try_to_free_pages(preferred, a);
 		nid = numa_alloc_page(m, preferred, WMARK_MIN);
+		psi_memstall_leave(a, &pflags);
 		if (nid >= 0)
 			return nid;
 		/* should_reclaim_retry() */

@@ -285,7 +285,9 @@ int do_swap_page(struct actor *a, struct task *t, struct address_space *as,
 	uint64_t slot = swp_slot(entry);
 	uint64_t shadow = si->shadow[slot];	/* get_shadow_from_swap_cache() */
 	uint8_t *pte = &as->ptes[index];
+	unsigned long pflags;
 	struct folio *folio;
+	bool workingset;
 	uint32_t idx;
 
 	count_vm_events(PGFAULT, 1);
@@ -332,12 +334,28 @@ int do_swap_page(struct actor *a, struct task *t, struct address_space *as,
 		/* SWP_SYNCHRONOUS_IO: read directly, skip the swap cache, free the
 		 * slot; the read is a bio all the same (swap_read_folio_bdev_sync()
 		 * -> submit_bio_wait()), counted in PGPGIN; before 6.4
-		 * bdev_read_page() used ->rw_page, uncounted */
+		 * bdev_read_page() used ->rw_page, uncounted. do_swap_page()
+		 * adds the folio to the LRU (workingset_refault()) before
+		 * swap_read_folio(), which stalls on a workingset folio: the
+		 * read's CPU is charged after the add, its cost taken before
+		 * the slot is freed. */
+		uint64_t read_ns = zram_read(&si->zram, slot);
+
 		if (mm.kernel->zram_swap_bio)
 			count_vm_events(PGPGIN, PAGE_SIZE / 1024);
-		actor_charge_sys(a, zram_read(&si->zram, slot));
 		swap_free(slot);
 		folio_set_dirty(folio);
+		mod_lruvec_state(folio_lruvec(folio), NR_ANON_MAPPED, 1);
+		mm.in_lru_fault = vma_has_recency(as->vm_flags);	/* lru_gen_enter_fault() */
+		folio_add_lru(folio, shadow);
+		mm.in_lru_fault = false;
+		workingset = folio_test_workingset(folio);
+		if (workingset)
+			psi_memstall_enter(a, &pflags);
+		actor_charge_sys(a, read_ns);
+		if (workingset)
+			psi_memstall_leave(a, &pflags);
+		goto map;
 	} else {
 		struct bio_batch batch;
 
@@ -349,11 +367,18 @@ int do_swap_page(struct actor *a, struct task *t, struct address_space *as,
 		mm.in_lru_fault = vma_has_recency(as->vm_flags);	/* lru_gen_enter_fault() */
 		folio_add_lru(folio, shadow);
 		mm.in_lru_fault = false;
+		/* swap_read_folio() of a workingset folio stalls for its
+		 * submission, folio_wait_bit_common() for the wait after it */
+		workingset = folio_test_workingset(folio);
+		if (workingset)
+			psi_memstall_enter(a, &pflags);
 		bio_batch_init(&batch);
 		bio_batch_submit(&batch, a, si->bdev, REQ_OP_READ, si->bdev_start + slot, 1);
 		count_vm_events(PGPGIN, PAGE_SIZE / 1024);
 		swap_cluster_readahead(a, slot, &batch);
 		bio_batch_wait(&batch, a);
+		if (workingset)
+			psi_memstall_leave(a, &pflags);
 		folio_clear_locked(folio);
 		if (write) {
 			delete_from_swap_cache(folio);
@@ -362,10 +387,6 @@ int do_swap_page(struct actor *a, struct task *t, struct address_space *as,
 		}
 		goto map;
 	}
-	mod_lruvec_state(folio_lruvec(folio), NR_ANON_MAPPED, 1);
-	mm.in_lru_fault = vma_has_recency(as->vm_flags);	/* lru_gen_enter_fault() */
-	folio_add_lru(folio, shadow);
-	mm.in_lru_fault = false;
 map:
 	folio_set_uptodate(folio);
 	as->slots[index] = idx;

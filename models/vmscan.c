@@ -378,6 +378,11 @@ void reclaim_throttle(struct pglist_data *pgdat, enum vmscan_throttle_state reas
 	};
 	uint64_t start;
 
+	/*
+	 * Not a memory stall of its own: its callers (direct reclaim,
+	 * try_charge_memcg(), reclaim_high(), kswapd's balance_pgdat()) are
+	 * in one, so a throttled reclaimer stalls; memory.reclaim's is not.
+	 */
 	/* kswapd is never throttled except on WRITEBACK */
 	if (a->is_kswapd && reason != VMSCAN_THROTTLE_WRITEBACK)
 		return;
@@ -702,7 +707,10 @@ static void balance_pgdat(struct pglist_data *pgdat, struct actor *a)
 		.actor = a,
 		.kswapd = true,
 	};
+	unsigned long pflags;
 
+	/* kswapd's balancing is a memory stall (of root: kswapd is a kernel thread) */
+	psi_memstall_enter(a, &pflags);
 	count_vm_events(PAGEOUTRUN, 1);
 	do {
 		uint64_t nr_reclaimed = sc.nr_reclaimed;
@@ -729,6 +737,7 @@ static void balance_pgdat(struct pglist_data *pgdat, struct actor *a)
 		pgdat->kswapd_failures++;
 out:
 	snapshot_refaults(NULL, pgdat);
+	psi_memstall_leave(a, &pflags);
 }
 
 static void kswapd_fn(struct actor *self, void *arg)

@@ -34,7 +34,7 @@ _Static_assert(sizeof(((struct address_space *)0)->name) >= SCN_NAME_LEN + NAME_
 _Static_assert(sizeof(((struct mem_cgroup *)0)->name) >= SCN_NAME_LEN + sizeof("-999") - 1,
 	       "memcg names fit");
 _Static_assert(sizeof(((struct result_group *)0)->name) >=
-	       sizeof("memcg.") + sizeof(((struct mem_cgroup *)0)->name) + sizeof(".memory.events"),
+	       sizeof("memcg.") + sizeof(((struct mem_cgroup *)0)->name) + sizeof(".memory.pressure"),
 	       "group names fit");
 
 /*
@@ -163,7 +163,26 @@ static void report_lru_gen(struct run_result *r, struct mem_cgroup *memcg)
 		result_add_u64(g, sum.key[i], sum.value[i]);
 }
 
-static void report_memcg(struct run_result *r, struct mem_cgroup *memcg)
+/*
+ * A psi group's memory pressure file at `now` as keys: some_avg10, ...,
+ * some_total, full_... (percent with the file's two decimals; total in us)
+ */
+static void report_pressure(struct result_group *g, struct psi_group *psi, uint64_t now)
+{
+	static const char *const keys[NR_PSI_MEM_STATES][4] = {
+		{ "some_avg10", "some_avg60", "some_avg300", "some_total" },
+		{ "full_avg10", "full_avg60", "full_avg300", "full_total" },
+	};
+
+	psi_group_update(psi, now);
+	for (int s = 0; s < NR_PSI_MEM_STATES; s++) {
+		for (int w = 0; w < 3; w++)
+			result_add(g, keys[s][w], psi_avg_pct(psi->avg[s][w]), false);
+		result_add_u64(g, keys[s][3], psi_total_us(psi, (enum psi_mem_state)s));
+	}
+}
+
+static void report_memcg(struct run_result *r, struct mem_cgroup *memcg, uint64_t now)
 {
 	static const enum vm_event_item events[] = {
 		PGFAULT, PGMAJFAULT, PGREFILL, PGSCAN_KSWAPD, PGSCAN_DIRECT,
@@ -215,6 +234,8 @@ static void report_memcg(struct run_result *r, struct mem_cgroup *memcg)
 	for (int i = 0; i < MEMCG_NR_MEMORY_EVENTS; i++)
 		result_add_u64(g, memcg_event_name[i],
 			       memcg_memory_events(memcg, (enum memcg_memory_event)i));
+	snprintf(name, sizeof(name), "memcg.%s.memory.pressure", memcg->name);
+	report_pressure(result_group(r, name), &memcg->psi, now);
 	if (mm.policy->shrink_node)	/* the MGLRU policies */
 		report_lru_gen(r, memcg);
 }
@@ -416,9 +437,32 @@ static void sample_memcg_events(FILE *f)
 }
 
 /*
+ * Per memcg ("/" the machine's, /proc/pressure/memory), its memory.pressure
+ * at now: the some and full avg10 and totals (us).
+ */
+static void sample_memory_pressure(FILE *f, uint64_t now)
+{
+	fprintf(f, ", \"memory_pressure\": {");
+	for (int id = 1; id <= mm.nr_memcgs; id++) {
+		struct psi_group *psi = &mm.memcgs[id]->psi;
+
+		psi_group_update(psi, now);
+		fprintf(f, "%s\"/", id > 1 ? ", " : "");
+		json_escape(f, mm.memcgs[id]->name);
+		fprintf(f, "\": {\"some_avg10\": %.2f, \"some_total\": %llu, "
+			   "\"full_avg10\": %.2f, \"full_total\": %llu}",
+			psi_avg_pct(psi->avg[PSI_MEM_SOME][0]),
+			(unsigned long long)psi_total_us(psi, PSI_MEM_SOME),
+			psi_avg_pct(psi->avg[PSI_MEM_FULL][0]),
+			(unsigned long long)psi_total_us(psi, PSI_MEM_FULL));
+	}
+	fputc('}', f);
+}
+
+/*
  * One "stats" row per sample: memory use per memcg and each memcg's
  * parent, free pages per node, cumulative reclaim and refault counters,
- * the machine's and each memcg's, swap and zram use, and each workload's
+ * the machine's and each memcg's, memory.pressure, swap and zram use, and each workload's
  * operations so far (rates are differences between rows).
  */
 static void sample_stats(struct sampler *sm, uint64_t now)
@@ -457,6 +501,7 @@ static void sample_stats(struct sampler *sm, uint64_t now)
 	}
 	fprintf(f, "}");
 	sample_memcg_events(f);
+	sample_memory_pressure(f, now);
 	sample_swap(f);
 	fprintf(f, ", \"ops\": {");
 	for (int i = 0; i < sm->nr_wls; i++) {
@@ -791,7 +836,9 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 	/* the scenario's memcgs in its order, then those its workloads made (chrome-node, app-launch) */
 	for (int id = 1; id <= mm.nr_memcgs; id++)
 		if (mm.memcgs[id] != mm.root_mem_cgroup)
-			report_memcg(r, mm.memcgs[id]);
+			report_memcg(r, mm.memcgs[id], end_ns);
+	/* /proc/pressure/memory: psi_system, the root's group */
+	report_pressure(result_group(r, "pressure.memory"), &mm.root_mem_cgroup->psi, end_ns);
 	report_swap(r);
 	for (int i = 0; i < s->nr_devices; i++)
 		report_device(r, &devs[i], end_ns);

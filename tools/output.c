@@ -361,7 +361,8 @@ static json_t *child(json_t *o, const char *key)
 static int place_group(json_t *run, const Mmemu__Group *g, json_t *vals, char *err,
 		       size_t errlen)
 {
-	static const char *const memcg_files[] = { "memory.stat", "memory.events", "lru_gen" };
+	static const char *const memcg_files[] = { "memory.stat", "memory.events", "memory.pressure",
+						   "lru_gen" };
 	static const struct {
 		const char *prefix, *field;
 	} kinds[] = {

@@ -10,7 +10,7 @@
  *    "scale", "runs": [{"policy", "options", "seed", "kernel", "sim_seconds",
  *    "host_seconds", "vmstat": {...}, "nodes": [{...}, ...],
  *    "memcgs": {NAME: {..., "memory.stat": {...}, "memory.events": {...},
- *               "lru_gen": {...} (MGLRU policies)}},
+ *               "memory.pressure": {...}, "lru_gen": {...} (MGLRU policies)}},
  *    "workloads": {NAME: {...}}, "devices": {NAME: {...}},
  *    any other group by its name ("swap": {...}),
  *    "lru_gen_samples": [...], "lru_gen_dump": "..."}]}

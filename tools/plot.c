@@ -1702,6 +1702,7 @@ static int add_groups(struct prun *r, const Mmemu__Run *run, char *why)
 		char *name;
 
 		if (strncmp(grp->name, "memcg.", 6) || has_suffix(grp->name, ".memory.events", &len) ||
+		    has_suffix(grp->name, ".memory.pressure", &len) ||
 		    has_suffix(grp->name, ".lru_gen", &len))
 			continue;
 		stat = has_suffix(grp->name, ".memory.stat", &len);

@@ -232,13 +232,14 @@ static bool ends_with(const char *s, const char *suffix)
 bool group_is_kind(const char *group, const char *kind)
 {
 	if (!strcmp(kind, "memory.stat") || !strcmp(kind, "memory.events") ||
-	    !strcmp(kind, "lru_gen"))
+	    !strcmp(kind, "memory.pressure") || !strcmp(kind, "lru_gen"))
 		return !strncmp(group, "memcg.", 6) && ends_with(group, kind) &&
 		       strlen(group) > 6 + strlen(kind) + 1 &&
 		       group[strlen(group) - strlen(kind) - 1] == '.';
 	if (!strcmp(kind, "memcg"))
 		return !strncmp(group, "memcg.", 6) && !group_is_kind(group, "memory.stat") &&
-		       !group_is_kind(group, "memory.events") && !group_is_kind(group, "lru_gen");
+		       !group_is_kind(group, "memory.events") &&
+		       !group_is_kind(group, "memory.pressure") && !group_is_kind(group, "lru_gen");
 	{
 		size_t n = strlen(kind);
 
