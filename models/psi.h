@@ -19,6 +19,9 @@
  *   (an IO wait, a wait queue, a timed sleep); a sleep starts at the time
  *   the actor's pending CPU would end unshared, so time spent waiting for
  *   a shared core counts as asleep, not running.
+ * - A task counts from its first engine call (a sleep) or stall after its
+ *   actor took the task: workloads set it in the actor's body, where the
+ *   engine cannot see it.
  * - Only actors that run for a task, and kswapd (root), are tasks here:
  *   flushers and other kernel workers are not counted (in the kernel they
  *   are root's tasks and, while running, keep the machine out of "full").

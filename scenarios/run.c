@@ -462,8 +462,8 @@ static void sample_memory_pressure(FILE *f, uint64_t now)
 /*
  * One "stats" row per sample: memory use per memcg and each memcg's
  * parent, free pages per node, cumulative reclaim and refault counters,
- * the machine's and each memcg's, memory.pressure, swap and zram use, and each workload's
- * operations so far (rates are differences between rows).
+ * the machine's and each memcg's, memory.pressure, swap and zram use, and
+ * each workload's operations so far (rates are differences between rows).
  */
 static void sample_stats(struct sampler *sm, uint64_t now)
 {
