@@ -117,6 +117,33 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(rp.same_story(["match"]), "one scale")
 
 
+class Runs(unittest.TestCase):
+    """The runs a report makes (--list), without running them (issue 36
+    point 8: --only A1,C ran A1 at --scale 1 though the report holds the
+    default scales)."""
+
+    def listed(self, *args):
+        import subprocess
+        out = subprocess.run([sys.executable, os.path.join(SRC, "tools", "reproduce"),
+                              "--list"] + list(args), check=True, text=True,
+                             stdout=subprocess.PIPE).stdout
+        return [line.split() for line in out.splitlines()]
+
+    def test_only_runs_the_default_scales(self):
+        rows = self.listed("--only", "A1,C")
+        self.assertEqual({(r[0], r[2]) for r in rows}, {("A1", "1/16"), ("C", "1/8")})
+        # before and after, seeds 1..3; C's nine cases at seed 1..3
+        self.assertEqual(sum(r[0] == "A1" for r in rows), 6)
+        self.assertEqual(sum(r[0] == "C" for r in rows), 27)
+
+    def test_full_scale_only_when_asked(self):
+        rows = self.listed("--only", "A1", "--scales", "default,1")
+        self.assertEqual(sorted({r[2] for r in rows}), ["1/16", "full"])
+        for r in rows:
+            self.assertIn("--scale", r)
+            self.assertEqual(r[r.index("--scale") + 1], "1.0" if r[2] == "full" else "0.0625")
+
+
 if __name__ == "__main__":
     r = unittest.main(exit=False, verbosity=1).result
     sys.exit(0 if r.wasSuccessful() else 1)
