@@ -21,6 +21,7 @@ void result_free(struct run_result *r)
 	free(r->options);
 	free(r->policy_file);
 	free(r->policy_sha256);
+	free(r->policy_name);
 	free(r->kernel);
 	free(r->dump);
 	for (int i = 0; i < r->nr_samples; i++)
@@ -46,12 +47,15 @@ void result_set_run(struct run_result *r, const char *policy, const char *option
 	r->options = xstrdup(options ? options : "");
 }
 
-void result_set_policy_file(struct run_result *r, const char *path, const char *sha256)
+void result_set_policy_file(struct run_result *r, const char *path, const char *sha256,
+			    const char *name)
 {
 	free(r->policy_file);
 	free(r->policy_sha256);
+	free(r->policy_name);
 	r->policy_file = xstrdup(path);
 	r->policy_sha256 = xstrdup(sha256);
+	r->policy_name = xstrdup(name);
 }
 
 void result_set_kernel(struct run_result *r, const char *kernel)
@@ -303,6 +307,7 @@ int result_pack(const struct run_result *r, uint8_t **buf, size_t *len)
 	m.dump = pb_str(r->dump);
 	m.policy_file = pb_str(r->policy_file);
 	m.policy_sha256 = pb_str(r->policy_sha256);
+	m.policy_name = pb_str(r->policy_name);
 	m.kernel = pb_str(r->kernel);
 
 	*len = mmemu__run__get_packed_size(&m);

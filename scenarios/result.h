@@ -32,6 +32,7 @@ struct run_result {
 	char *options;		/* --set options applied, space separated (malloc'ed) */
 	char *policy_file;	/* a policy from a file: its realpath (malloc'ed, NULL: built in) */
 	char *policy_sha256;	/* ... and the SHA-256 of its contents (malloc'ed) */
+	char *policy_name;	/* ... and its own name, reclaim_policy.name (malloc'ed) */
 	char *kernel;		/* the release emulated, "7.2" (malloc'ed, result_set_kernel) */
 	uint64_t seed;		/* run seed */
 	double sim_seconds;	/* simulated time at the end */
@@ -55,8 +56,9 @@ void result_add_sample(struct run_result *r, const char *json);
 void result_init(struct run_result *r);
 /* The run's policy and options (copied whole; NULL options: none). */
 void result_set_run(struct run_result *r, const char *policy, const char *options);
-/* A policy loaded from a file: its path and content hash, for the record. */
-void result_set_policy_file(struct run_result *r, const char *path, const char *sha256);
+/* A policy loaded from a file: its path, content hash and own name, for the record. */
+void result_set_policy_file(struct run_result *r, const char *path, const char *sha256,
+			    const char *name);
 /* The kernel release the run emulated (its name, "7.2"). */
 void result_set_kernel(struct run_result *r, const char *kernel);
 void result_free(struct run_result *r);

@@ -823,7 +823,8 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 	result_set_kernel(r, mm.kernel->name);
 	if (reclaim_policy_file(o->policy))
 		result_set_policy_file(r, reclaim_policy_file(o->policy)->path,
-				       reclaim_policy_file(o->policy)->sha256);
+				       reclaim_policy_file(o->policy)->sha256,
+				       reclaim_policy_file(o->policy)->policy->name);
 	r->seed = o->seed;
 	r->sim_seconds = (double)end_ns / 1e9;
 	for (int i = 0; i < s->nr_workloads; i++) {

@@ -77,7 +77,10 @@ START_TEST(test_run_side_by_side)
 	assert_has(o.out, "\"workingset_refault_file\"");
 	t = cli_run(text);
 	ck_assert_msg(t.status == 0, "status %d: %s", t.status, t.err);
-	snprintf(want, sizeof(want), "policy %s: %s sha256 ", SO("s3fifo"), real);
+	/* the column is headed by the policy's own name; the line under the table names the file */
+	assert_has(o.out, "\"policy_name\": \"s3fifo\"");
+	assert_has(t.out, "\npolicy                      mglru-budget   s3fifo  change\n");
+	snprintf(want, sizeof(want), "policy s3fifo: %s (%s, sha256 ", SO("s3fifo"), real);
 	assert_has(t.out, want);
 	free(real);
 	cli_out_free(&o);
@@ -278,7 +281,7 @@ START_TEST(test_unkept_counters_not_zero)
 		ck_assert_msg(line[strlen(line) - 1] == '-' && !strstr(line, "%"),
 			      "the plug-in's cell is not '-' without a change: '%s'", line);
 	}
-	assert_has(t.out, "policy " SO("s3fifo-noworkingset") ": no workingset_eviction or "
+	assert_has(t.out, "policy s3fifo-noworkingset: no workingset_eviction or "
 		   "workingset_refault op: its workingset_* counters are not kept (-, not 0)");
 	ck_assert_msg(j.status == 0, "%s", j.err);
 	doc = json_loads(j.out, 0, &e);

@@ -205,13 +205,13 @@ static int output_text(FILE *f, const struct output_opts *o, const Mmemu__Invoca
 	for (size_t i = 0; i < nr; i++) {
 		const Mmemu__Run *r = inv->runs[i];
 
-		policy[i] = r->policy;
+		policy[i] = resultset_policy_label(inv, i);
 		options[i] = r->options;
 		snprintf(seed_buf[i], sizeof(seed_buf[i]), "%llu", (unsigned long long)r->seed);
 		seeds[i] = seed_buf[i];
 		same_seed &= r->seed == inv->runs[0]->seed;
 		any_options |= *r->options != '\0';
-		if (asprintf(&labels[i], "%s%s%s", r->policy, *r->options ? " " : "", r->options) < 0) {
+		if (asprintf(&labels[i], "%s%s%s", policy[i], *r->options ? " " : "", r->options) < 0) {
 			labels[i] = NULL;
 			rc = fail(err, errlen, "out of memory");
 			goto out;
@@ -256,8 +256,8 @@ static int output_text(FILE *f, const struct output_opts *o, const Mmemu__Invoca
 		for (size_t k = 0; k < i && !seen; k++)
 			seen = !strcmp(inv->runs[k]->policy_file, r->policy_file);
 		if (*r->policy_file && !seen)
-			fprintf(f, "policy %s: %s sha256 %s\n", r->policy, r->policy_file,
-				r->policy_sha256);
+			fprintf(f, "policy %s: %s (%s, sha256 %s)\n", resultset_policy_label(inv, i),
+				r->policy, r->policy_file, r->policy_sha256);
 	}
 	/* counters a policy does not keep are "-", said once per policy */
 	for (size_t i = 0; i < nr; i++) {
@@ -268,7 +268,8 @@ static int output_text(FILE *f, const struct output_opts *o, const Mmemu__Invoca
 			seen = !strcmp(inv->runs[k]->policy, r->policy);
 		if (!seen && result_workingset_dropped(r))
 			fprintf(f, "policy %s: no workingset_eviction or workingset_refault op: its "
-				   "workingset_* counters are not kept (-, not 0)\n", r->policy);
+				   "workingset_* counters are not kept (-, not 0)\n",
+				resultset_policy_label(inv, i));
 	}
 	rc = 0;
 out:
@@ -458,7 +459,10 @@ static int json_run(FILE *f, const Mmemu__Run *r, size_t index, char *err, size_
 	     (set_new(run, "policy_file", output_json_string(r->policy_file, err, errlen), err,
 		      errlen) ||
 	      set_new(run, "policy_sha256", output_json_string(r->policy_sha256, err, errlen), err,
-		      errlen))) ||
+		      errlen) ||
+	      (*r->policy_name &&
+	       set_new(run, "policy_name", output_json_string(r->policy_name, err, errlen), err,
+		       errlen)))) ||
 	    set_new(run, "seed", json_integer((json_int_t)r->seed), err, errlen) ||
 	    (*r->kernel &&
 	     set_new(run, "kernel", output_json_string(r->kernel, err, errlen), err, errlen)) ||

@@ -375,3 +375,22 @@ bool result_workingset_dropped(const Mmemu__Run *r)
 		}
 	return false;
 }
+
+/*
+ * What a run's column is headed by: a policy from a file by its own name
+ * (s3fifo, not ./build/x/s3fifo.so), unless another column of a different
+ * file has that name too; the header line then names the file.
+ */
+const char *resultset_policy_label(const Mmemu__Invocation *inv, size_t i)
+{
+	const Mmemu__Run *r = inv->runs[i];
+
+	if (!*r->policy_file || !*r->policy_name)
+		return r->policy;
+	for (size_t k = 0; k < inv->n_runs; k++)
+		if (strcmp(inv->runs[k]->policy, r->policy) &&
+		    (!strcmp(inv->runs[k]->policy, r->policy_name) ||
+		     !strcmp(inv->runs[k]->policy_name, r->policy_name)))
+			return r->policy;
+	return r->policy_name;
+}

@@ -105,5 +105,10 @@ size_t result_drop_unmaintained(Mmemu__Run *r, const struct reclaim_policy *p);
 
 /* Whether run r had its workingset_* counters dropped (no vmstat workingset_refault_file). */
 bool result_workingset_dropped(const Mmemu__Run *r);
+/*
+ * The name a run's column is headed by: the policy, or for a policy from a
+ * file its own name unless another column's differs only by file.
+ */
+const char *resultset_policy_label(const Mmemu__Invocation *inv, size_t i);
 
 #endif

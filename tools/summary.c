@@ -290,14 +290,14 @@ static int summary_text(FILE *f, const struct output_opts *o, struct summary *s,
 	short_opts = keys != NULL;
 	for (int c = 0; c < nc; c++) {
 		any_options |= *s->col[c].options != '\0';
-		policy[c] = s->col[c].policy;
+		policy[c] = resultset_policy_label(s->inv, s->col[c].runs[0]);
 		vals[c] = short_opts ? option_values(s->col[c].options) : NULL;
 		opts[c] = vals[c] ? vals[c] : s->col[c].options;
 		if (o->col_names)
 			opts[c] = o->col_names[c];
 		snprintf(nbuf[c], sizeof(nbuf[c]), "%zu", s->col[c].nr);
 		ns[c] = nbuf[c];
-		if (asprintf(&labels[c], "%s%s%s", s->col[c].policy, *s->col[c].options ? " " : "",
+		if (asprintf(&labels[c], "%s%s%s", policy[c], *s->col[c].options ? " " : "",
 			     s->col[c].options) < 0) {
 			labels[c] = NULL;
 			snprintf(err, errlen, "out of memory");
