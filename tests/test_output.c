@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -43,6 +45,56 @@ START_TEST(test_args_scale)
 		else
 			ck_assert_msg(rc, "'%s' accepted as %g", cases[i].s, v);
 	}
+}
+END_TEST
+
+/*
+ * A bare scenario name is looked up in the source tree, then where meson
+ * install put the scenarios (an installed mmemu whose source tree is gone,
+ * issue 36 point 9); a path, or a file in the working directory, is taken as
+ * given.
+ */
+START_TEST(test_args_scenario)
+{
+	char dir[] = "/tmp/mmemu-scnXXXXXX", a[64], b[64], f[80];
+	const char *dirs[] = { a, b, NULL };
+	char *p;
+	FILE *fp;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/gone", dir);		/* the source tree, deleted */
+	snprintf(b, sizeof(b), "%s", dir);		/* the installed copies */
+	snprintf(f, sizeof(f), "%s/ycsb-b.ini", dir);
+	fp = fopen(f, "w");
+	ck_assert_ptr_nonnull(fp);
+	fclose(fp);
+	p = args_scenario("ycsb-b", dirs);
+	ck_assert_str_eq(p, f);
+	free(p);
+	p = args_scenario("ycsb-b.ini", dirs);
+	ck_assert_str_eq(p, f);
+	free(p);
+	/* with the source tree there, it comes first */
+	ck_assert_int_eq(mkdir(a, 0700), 0);
+	snprintf(f, sizeof(f), "%s/ycsb-b.ini", a);
+	fp = fopen(f, "w");
+	ck_assert_ptr_nonnull(fp);
+	fclose(fp);
+	p = args_scenario("ycsb-b", dirs);
+	ck_assert_str_eq(p, f);
+	free(p);
+	/* not found, or a path: as given, for the loader to name */
+	p = args_scenario("nope", dirs);
+	ck_assert_str_eq(p, "nope");
+	free(p);
+	p = args_scenario("x/ycsb-b.ini", dirs);
+	ck_assert_str_eq(p, "x/ycsb-b.ini");
+	free(p);
+	unlink(f);
+	rmdir(a);
+	snprintf(f, sizeof(f), "%s/ycsb-b.ini", dir);
+	unlink(f);
+	rmdir(dir);
 }
 END_TEST
 
@@ -374,6 +426,7 @@ static Suite *output_suite(void)
 
 	tcase_add_test(tc, test_args_scale);
 	tcase_add_test(tc, test_args_numbers);
+	tcase_add_test(tc, test_args_scenario);
 	tcase_add_test(tc, test_statistics);
 	tcase_add_test(tc, test_formats);
 	suite_add_tcase(s, tc);

@@ -2,8 +2,10 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tools/args.h"
 
@@ -113,4 +115,29 @@ bad:
 	*seeds = NULL;
 	*nr = 0;
 	return -1;
+}
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+char *args_scenario(const char *arg, const char *const *dirs)
+{
+	static const char *const suffix[] = { "", ".ini" };
+	char *path;
+
+	if (is_file(arg) || strchr(arg, '/') || !*arg)
+		return strdup(arg);
+	for (size_t d = 0; dirs[d]; d++)
+		for (size_t i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
+			if (asprintf(&path, "%s/%s%s", dirs[d], arg, suffix[i]) < 0)
+				return NULL;
+			if (is_file(path))
+				return path;
+			free(path);
+		}
+	return strdup(arg);
 }

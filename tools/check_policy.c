@@ -28,14 +28,13 @@
 #include "scenarios/result.h"
 #include "scenarios/run.h"
 #include "scenarios/scenario.h"
+#include "tools/args.h"
 #include "tools/child.h"
 #include "tools/check_policy.h"
 #include "tools/help.h"
 #include "tools/resultset.h"
+#include "tools/scenario_dirs.h"
 
-#ifndef MMEMU_SCENARIO_DIR
-#define MMEMU_SCENARIO_DIR "scenarios"
-#endif
 
 /* file and mmap'd reads under a memcg limit; anon under swap; memory.reclaim */
 static const char *const default_scenarios[] = {
@@ -339,16 +338,18 @@ int cmd_check_policy(int argc, char **argv)
 		printf("  %-40s warn  no workingset_eviction or workingset_refault op: workingset_* "
 		       "(refaults, activations) are not kept; tables show them as -\n",
 		       "workingset counters");
-	if (optind + 1 < argc) {
-		for (int i = optind + 1; i < argc; i++)
-			if (check_scenario(argv[i], argv[optind], scale))
-				return 2;
-	} else {
-		for (size_t i = 0; i < sizeof(default_scenarios) / sizeof(default_scenarios[0]); i++) {
-			char path[4096];
+	{
+		size_t nr_default = sizeof(default_scenarios) / sizeof(default_scenarios[0]);
+		size_t nr = optind + 1 < argc ? (size_t)(argc - optind - 1) : nr_default;
 
-			snprintf(path, sizeof(path), "%s/%s", MMEMU_SCENARIO_DIR, default_scenarios[i]);
-			if (check_scenario(path, argv[optind], scale))
+		for (size_t i = 0; i < nr; i++) {
+			const char *arg = optind + 1 < argc ? argv[optind + 1 + (int)i] :
+							      default_scenarios[i];
+			char *path = args_scenario(arg, mmemu_scenario_dirs);
+			int bad = !path || check_scenario(path, argv[optind], scale);
+
+			free(path);
+			if (bad)
 				return 2;
 		}
 	}

@@ -35,6 +35,7 @@
 #include "tools/child.h"
 #include "tools/resultset.h"
 #include "tools/args.h"
+#include "tools/scenario_dirs.h"
 #include "tools/bench.h"
 #include "tools/check_policy.h"
 #include "tools/help.h"
@@ -501,7 +502,7 @@ static int cmd_run(int argc, char **argv)
 	};
 	const char *sets[MAX_SETS], *policy_arg = NULL, *out_path = NULL, *live_arg = NULL;
 	bool policy_from_file = false;
-	char *policies[MAX_POLICIES], *policy_buf = NULL, *options = NULL, err[512];
+	char *policies[MAX_POLICIES], *policy_buf = NULL, *options = NULL, *scenario_path, err[512];
 	int nr_sets = 0, nr_policies = 0, opt, rc = 0;
 	long jobs = 2;
 	uint64_t seed = 1, *seeds = NULL, dump_every = 0, sample = DEFAULT_SAMPLE_NS;
@@ -635,10 +636,14 @@ static int cmd_run(int argc, char **argv)
 		seeds[0] = seed;
 		nr_seeds = 1;
 	}
-	if (scenario_load(&s, argv[optind], sets, nr_sets, scale, err, sizeof(err))) {
+	scenario_path = args_scenario(argv[optind], mmemu_scenario_dirs);
+	if (!scenario_path || scenario_load(&s, scenario_path, sets, nr_sets, scale, err,
+					    sizeof(err))) {
 		free(seeds);
-		return die(err);
+		free(scenario_path);
+		return die(scenario_path ? err : "out of memory");
 	}
+	free(scenario_path);
 	options = join_sets(sets, nr_sets);
 	policy_from_file = !policy_arg && s.machine.policy;
 	if (!policy_arg)

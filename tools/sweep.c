@@ -39,6 +39,7 @@
 #include "scenarios/workload.h"
 #include "tools/child.h"
 #include "tools/args.h"
+#include "tools/scenario_dirs.h"
 #include "tools/help.h"
 #include "tools/output.h"
 #include "tools/sink.h"
@@ -771,7 +772,8 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 	};
 	struct sweep sw;
 	struct axis axes[SWEEP_MAX_SETS];
-	char *policies[SWEEP_MAX_POLICIES], *policy_buf = NULL, err[512], exe[4096];
+	char *policies[SWEEP_MAX_POLICIES], *policy_buf = NULL, *scenario_path = NULL;
+	char err[512], exe[4096];
 	const char *policy_arg = NULL, *out_path = NULL;
 	bool policy_from_file = false;
 	struct output_opts oo = { .format = "text" };
@@ -896,7 +898,11 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 		rc = 2;
 		goto out_args;
 	}
-	sw.scenario = argv[optind];
+	sw.scenario = scenario_path = args_scenario(argv[optind], mmemu_scenario_dirs);
+	if (!scenario_path) {
+		rc = die("out of memory");
+		goto out_args;
+	}
 	if (!sw.mpi && launched_ranks() > 1) {
 		snprintf(err, sizeof(err),
 			 "started as one of %ld MPI ranks without --mpi: each would run the whole "
@@ -1131,5 +1137,6 @@ out_args:
 		free(axes[a].vals);
 	}
 	free(sw.seeds);
+	free(scenario_path);
 	return rc;
 }
