@@ -9,12 +9,14 @@
 #include <arpa/inet.h>
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -470,6 +472,87 @@ START_TEST(test_server)
 }
 END_TEST
 
+/*
+ * 100 clients that connect and say nothing, against an mmemu with 64
+ * descriptors (issue 36 point 4): beyond LIVE_MAX_CLIENTS they are answered
+ * 503, the idle ones are closed after LIVE_IDLE_MS, and the three runs all
+ * start and finish (before: "cannot start a run", exit 2, the finished runs
+ * lost).
+ */
+START_TEST(test_idle_clients)
+{
+	enum { NR = 100 };
+	char line[256], *out;
+	int errp[2], outp[2], status, fds[NR], nr_busy = 0, nr_closed = 0;
+	unsigned port;
+	size_t n;
+	pid_t pid;
+	FILE *err;
+
+	ck_assert_int_eq(pipe(errp), 0);
+	ck_assert_int_eq(pipe(outp), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		struct rlimit rl = { 64, 64 };
+
+		dup2(errp[1], 2);
+		dup2(outp[1], 1);
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			_exit(126);
+		execl(cli_mmemu(), "mmemu", "run", cli_quickstart(), "--scale", "1/64", "--policy",
+		      "classic,mglru-old,mglru-budget", "-j", "2", "--live", "0", (char *)NULL);
+		_exit(127);
+	}
+	close(errp[1]);
+	close(outp[1]);
+	err = fdopen(errp[0], "r");
+	err_line(err, "mmemu: live view at http://127.0.0.1:", line, sizeof(line));
+	ck_assert_msg(sscanf(line, "mmemu: live view at http://127.0.0.1:%u/", &port) == 1, "%s",
+		      line);
+	for (int i = 0; i < NR; i++) {
+		struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+					 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+
+		fds[i] = socket(AF_INET, SOCK_STREAM, 0);
+		ck_assert_int_ge(fds[i], 0);
+		ck_assert_int_eq(fcntl(fds[i], F_SETFL, O_NONBLOCK), 0);
+		ck_assert_msg(!connect(fds[i], (struct sockaddr *)&a, sizeof(a)) ||
+			      errno == EINPROGRESS, "connect: %s", strerror(errno));
+	}
+	/* every run finishes and the table is printed */
+	err_line(err, "keeps the final state", line, sizeof(line));
+	/* each client is answered 503 or closed idle, within LIVE_IDLE_MS and a margin */
+	for (int i = 0; i < NR; i++) {
+		struct pollfd p = { .fd = fds[i], .events = POLLIN };
+		char buf[256];
+		ssize_t r;
+
+		ck_assert_msg(poll(&p, 1, 30000) == 1, "client %d neither answered nor closed", i);
+		r = read(fds[i], buf, sizeof(buf) - 1);
+		if (r > 0) {
+			buf[r] = '\0';
+			ck_assert_msg(!strncmp(buf, "HTTP/1.1 503 ", 13), "client %d: %s", i, buf);
+			nr_busy++;
+		} else {
+			nr_closed++;
+		}
+		close(fds[i]);
+	}
+	ck_assert_int_gt(nr_busy, 0);
+	ck_assert_int_gt(nr_closed, 0);
+	ck_assert_int_eq(kill(pid, SIGINT), 0);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
+	out = read_until(outp[0], NULL, &n);
+	ck_assert_msg(strstr(out, "classic") && strstr(out, "mglru-old") &&
+		      strstr(out, "mglru-budget"), "%s", out);
+	free(out);
+	fclose(err);
+	close(outp[0]);
+}
+END_TEST
+
 static Suite *live_suite(void)
 {
 	Suite *s = suite_create("live");
@@ -483,6 +566,7 @@ static Suite *live_suite(void)
 	tcase_add_test(tc, test_bad_values_exit_2);
 	tcase_add_test(tc, test_port_in_use_exit_2);
 	tcase_add_test(tc, test_server);
+	tcase_add_test(tc, test_idle_clients);
 	suite_add_tcase(s, tc);
 	return s;
 }

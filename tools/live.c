@@ -26,6 +26,16 @@ static const unsigned char livejs[] = {
 	, 0
 };
 
+/*
+ * Connections held at once, and how long one may take to send its request
+ * head: a client past the bound is answered 503 and closed; one silent for
+ * LIVE_IDLE_MS is closed. Idle clients then cannot take the descriptors
+ * the runs' pipes need (issue 36 point 4). Estimates: a page and a few
+ * tabs need a handful; a browser sends its head within milliseconds.
+ */
+#define LIVE_MAX_CLIENTS 32
+#define LIVE_IDLE_MS 10000
+
 /* A client's one write: at most this many events, or about this many bytes. */
 #define WRITE_EVENTS 64
 #define WRITE_BYTES (256 * 1024)
@@ -61,6 +71,7 @@ struct live_client {
 	bool closing;
 	bool head_only;		/* a HEAD request: the answer's head alone */
 	size_t cursor;		/* the next event of the log it gets */
+	uint64_t accepted_ms;	/* uv_now() when it connected */
 	uv_write_t wr;
 	uv_shutdown_t sh;
 	uv_buf_t bufs[WRITE_EVENTS + 1];
@@ -72,6 +83,7 @@ struct live {
 	uv_tcp_t server;
 	uv_signal_t sigint, sigterm;
 	uv_timer_t tick;
+	uv_timer_t reap;	/* closes clients idle for LIVE_IDLE_MS */
 	void (*tick_fn)(void *ctx);
 	void *tick_ctx;
 	char *page;		/* the page, built once */
@@ -79,6 +91,7 @@ struct live {
 	struct live_event *log;	/* every event so far */
 	size_t nr_log, cap_log;
 	struct live_client *clients;
+	size_t nr_clients;	/* in the list (closing ones too: they hold a descriptor) */
 	struct live_stream *streams;	/* [run] */
 	size_t nr_runs;
 	bool connected;		/* an event stream has been asked for */
@@ -238,6 +251,7 @@ static void client_closed(uv_handle_t *h)
 		lv->clients = c->next;
 	if (c->next)
 		c->next->prev = c->prev;
+	lv->nr_clients--;
 	free(c);
 }
 
@@ -403,8 +417,20 @@ static void client_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
 		       sizeof(too_long) - 1);
 }
 
+/* Every second: a client still without a whole request head after LIVE_IDLE_MS goes. */
+static void reap_idle(uv_timer_t *t)
+{
+	struct live *lv = t->data;
+	uint64_t now = uv_now(&lv->loop);
+
+	for (struct live_client *c = lv->clients; c; c = c->next)
+		if (!c->events && !c->writing && !c->closing && now - c->accepted_ms >= LIVE_IDLE_MS)
+			client_close(c);
+}
+
 static void server_accept(uv_stream_t *server, int status)
 {
+	static const char busy[] = "too many connections\n";
 	struct live *lv = server->data;
 	struct live_client *c;
 
@@ -414,14 +440,23 @@ static void server_accept(uv_stream_t *server, int status)
 	if (!c)
 		oom();
 	c->lv = lv;
+	c->accepted_ms = uv_now(&lv->loop);
 	uv_tcp_init(&lv->loop, &c->tcp);
 	c->tcp.data = c;
 	c->next = lv->clients;
 	if (c->next)
 		c->next->prev = c;
 	lv->clients = c;
-	if (uv_accept(server, (uv_stream_t *)&c->tcp) ||
-	    uv_read_start((uv_stream_t *)&c->tcp, client_alloc, client_read))
+	lv->nr_clients++;
+	if (uv_accept(server, (uv_stream_t *)&c->tcp)) {
+		client_close(c);
+		return;
+	}
+	if (lv->nr_clients > LIVE_MAX_CLIENTS) {
+		answer(c, "503 Service Unavailable", "text/plain", busy, sizeof(busy) - 1);
+		return;
+	}
+	if (uv_read_start((uv_stream_t *)&c->tcp, client_alloc, client_read))
 		client_close(c);
 }
 
@@ -498,9 +533,10 @@ struct live *live_start(const struct sockaddr_storage *addr, const char *arg,
 		oom();
 	uv_tcp_init(&lv->loop, &lv->server);
 	uv_timer_init(&lv->loop, &lv->tick);
+	uv_timer_init(&lv->loop, &lv->reap);
 	uv_signal_init(&lv->loop, &lv->sigint);
 	uv_signal_init(&lv->loop, &lv->sigterm);
-	lv->server.data = lv->tick.data = lv->sigint.data = lv->sigterm.data = lv;
+	lv->server.data = lv->tick.data = lv->reap.data = lv->sigint.data = lv->sigterm.data = lv;
 	if (build_page(lv, s, policy, seed, why, whylen)) {
 		live_free(lv);
 		return NULL;
@@ -508,6 +544,8 @@ struct live *live_start(const struct sockaddr_storage *addr, const char *arg,
 	rc = uv_tcp_bind(&lv->server, (const struct sockaddr *)addr, 0);
 	if (!rc)
 		rc = uv_listen((uv_stream_t *)&lv->server, 64, server_accept);
+	if (!rc)
+		rc = uv_timer_start(&lv->reap, reap_idle, 1000, 1000);
 	if (!rc)
 		rc = uv_tcp_getsockname(&lv->server, (struct sockaddr *)&bound, &len);
 	if (rc) {
@@ -604,7 +642,7 @@ int live_run_done(struct live *lv, size_t run, const char *scenario, const Mmemu
 static void close_all(struct live *lv)
 {
 	uv_handle_t *hs[] = {
-		(uv_handle_t *)&lv->server, (uv_handle_t *)&lv->tick,
+		(uv_handle_t *)&lv->server, (uv_handle_t *)&lv->tick, (uv_handle_t *)&lv->reap,
 		(uv_handle_t *)&lv->sigint, (uv_handle_t *)&lv->sigterm,
 	};
 

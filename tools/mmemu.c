@@ -287,8 +287,17 @@ static int spawn_run(const struct scenario *s, const struct run_opts *o, struct 
 	}
 	fflush(NULL);
 	c->pid = fork();
-	if (c->pid < 0)
-		return -errno;
+	if (c->pid < 0) {
+		int e = errno;
+
+		close(fds[0]);
+		close(fds[1]);
+		if (lv) {
+			close(lfds[0]);
+			close(lfds[1]);
+		}
+		return -e;
+	}
 	if (c->pid == 0) {
 		struct run_opts lo = *o;
 		struct run_result r;
@@ -506,7 +515,8 @@ static int cmd_run(int argc, char **argv)
 	int nr_sets = 0, nr_policies = 0, opt, rc = 0;
 	long jobs = 2;
 	uint64_t seed = 1, *seeds = NULL, dump_every = 0, sample = DEFAULT_SAMPLE_NS;
-	size_t nr_seeds = 0, nr_runs;
+	size_t nr_seeds = 0, nr_runs, nr_kept;
+	bool partial;
 	bool dump = false, seed_given = false, live_wait = false;
 	struct output_opts oo = { .format = "text" };
 	double scale = 0;
@@ -686,7 +696,7 @@ static int cmd_run(int argc, char **argv)
 	}
 
 	/* policy by policy, each under every seed */
-	nr_runs = (size_t)nr_policies * nr_seeds;
+	nr_runs = nr_kept = (size_t)nr_policies * nr_seeds;
 	runs = calloc(nr_runs, sizeof(*runs));
 	children = calloc(nr_runs, sizeof(*children));
 	labels = calloc(nr_runs, sizeof(*labels));
@@ -727,8 +737,8 @@ static int cmd_run(int argc, char **argv)
 	prog.start = now_s();
 	prog.total = nr_runs;
 	prog.label = labels;
-	while (prog.done < nr_runs) {
-		while (prog.started < nr_runs && prog.started - prog.done < (size_t)jobs) {
+	while (prog.done < nr_kept) {
+		while (prog.started < nr_kept && prog.started - prog.done < (size_t)jobs) {
 			size_t i = prog.started;
 			struct run_opts o = {
 				.policy = policies[i / nr_seeds],
@@ -744,12 +754,25 @@ static int cmd_run(int argc, char **argv)
 				.progress_ctx = &prog.slot[i],
 			};
 
-			if (spawn_run(&s, &o, &children[i], lv, i)) {
-				rc = die("cannot start a run");
-				goto out;
+			int e = spawn_run(&s, &o, &children[i], lv, i);
+
+			/* short of descriptors or processes: start it when a running one ends */
+			if (e && prog.started > prog.done &&
+			    (e == -EMFILE || e == -ENFILE || e == -EAGAIN || e == -ENOMEM))
+				break;
+			if (e) {
+				progress_clear(&prog);
+				fprintf(stderr, "mmemu: cannot start run %zu of %zu (%s): %s%s\n", i + 1,
+					nr_runs, labels[i], strerror(-e),
+					prog.started ? "; the runs started before it follow" : "");
+				nr_kept = prog.started;
+				rc = 1;
+				break;
 			}
 			prog.started++;
 		}
+		if (prog.done == prog.started)	/* none running: one could not start */
+			break;
 		if (collect_run(&children[prog.done], &runs[prog.done], labels[prog.done], &prog,
 				lv, prog.done)) {
 			rc = 1;
@@ -766,22 +789,29 @@ static int cmd_run(int argc, char **argv)
 		prog.done++;
 	}
 	progress_clear(&prog);
-	if (!rc) {
-		int wrc = 0;
+	/*
+	 * A run that could not start (nr_kept < nr_runs, rc 1): the runs before
+	 * it are still printed and saved, when each of them finished.
+	 */
+	partial = nr_kept < nr_runs && nr_kept;
+	for (size_t i = 0; partial && i < nr_kept; i++)
+		partial = runs[i] != NULL;
+	if (!rc || partial) {
+		int prc = 0, wrc = 0;
 
 		inv.scenario_name = s.name;
 		inv.scenario_path = s.path;
 		inv.scenario_text = s.text ? s.text : (char *)protobuf_c_empty_string;
 		inv.scale = s.machine.scale;
 		inv.mmemu_version = (char *)help_version_string();
-		inv.n_runs = nr_runs;
+		inv.n_runs = nr_kept;
 		inv.runs = runs;
 		if (!out_path || strcmp(out_path, "-"))
-			rc = print_invocation(&inv, &oo, nr_seeds > 1);
+			prc = print_invocation(&inv, &oo, nr_seeds > 1);
 		if (out_path)
 			wrc = save_invocation(&inv, out_path);
 		if (!rc)
-			rc = wrc;
+			rc = prc ? prc : wrc;
 		/* the final state, served until SIGINT or SIGTERM */
 		if (!rc && lv)
 			live_serve_final(lv);
