@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Memory pressure stall information (kernel/sched/psi.c); see psi.h. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "core/engine.h"
 #include "models/mm.h"
@@ -188,4 +191,175 @@ void psi_actor_sleep(struct actor *a, bool asleep)
 		psi_task_change(a, TSK_RUNNING, 0);
 	else
 		psi_task_change(a, 0, TSK_RUNNING);
+}
+
+/* ---- triggers ---- */
+
+int psi_trigger_parse(const char *buf, enum psi_mem_state *state, uint64_t *threshold_us,
+		      uint64_t *window_us, const char **why)
+{
+	static const char *const names[NR_PSI_MEM_STATES] = { "some", "full" };
+	unsigned long long th, win;
+	const char *why_dummy;
+	int s, n = 0;
+
+	if (!why)
+		why = &why_dummy;
+	for (s = 0; s < NR_PSI_MEM_STATES; s++) {
+		char fmt[24];
+
+		/* "some %u %u" and "full %u %u", whole (%n: nothing may follow) */
+		snprintf(fmt, sizeof(fmt), "%s %%llu %%llu%%n", names[s]);
+		n = 0;
+		if (sscanf(buf, fmt, &th, &win, &n) == 2 && n > 0)
+			break;
+	}
+	if (s == NR_PSI_MEM_STATES || buf[n] || strchr(buf, '-')) {
+		*why = "expected \"some|full THRESHOLD_US WINDOW_US\"";
+		return -EINVAL;
+	}
+	if (win < PSI_WINDOW_MIN_US || win > PSI_WINDOW_MAX_US) {
+		*why = "the window must be 500000 to 10000000 us (WINDOW_MIN_US..WINDOW_MAX_US)";
+		return -EINVAL;
+	}
+	if (th == 0 || th > win) {
+		*why = "the threshold must be 1 us to the window";
+		return -EINVAL;
+	}
+	*state = (enum psi_mem_state)s;
+	*threshold_us = th;
+	*window_us = win;
+	return 0;
+}
+
+/* window_reset() */
+static void window_reset(struct psi_window *win, uint64_t now, uint64_t value,
+			 uint64_t prev_growth)
+{
+	win->start_time = now;
+	win->start_value = value;
+	win->prev_growth = prev_growth;
+}
+
+/*
+ * window_update(): the growth within the window ending now. Past a whole
+ * window, a new one starts and the last one's growth becomes prev_growth;
+ * within it, the previous window's growth counts pro rata for the part
+ * not yet elapsed, as if it had been linear.
+ */
+static uint64_t window_update(struct psi_window *win, uint64_t now, uint64_t value)
+{
+	uint64_t elapsed = now - win->start_time;
+	uint64_t growth = value - win->start_value;
+
+	if (elapsed > win->size)
+		window_reset(win, now, value, growth);
+	else
+		growth += win->prev_growth * (win->size - elapsed) / win->size;
+	return growth;
+}
+
+void psi_trigger_init(struct psi_trigger *t, enum psi_mem_state state, uint64_t threshold_us,
+		      uint64_t window_us, uint64_t now, uint64_t total)
+{
+	memset(t, 0, sizeof(*t));
+	t->state = state;
+	t->threshold = threshold_us * NSEC_PER_USEC;
+	t->win.size = window_us * NSEC_PER_USEC;
+	window_reset(&t->win, now, total, 0);
+	t->last_total = total;
+}
+
+bool psi_trigger_update(struct psi_trigger *t, uint64_t now, uint64_t total)
+{
+	bool new_stall = total != t->last_total;
+
+	t->last_total = total;
+	/* neither new stall nor an earlier breach to signal */
+	if (!new_stall && !t->pending_event)
+		return false;
+	if (new_stall) {
+		uint64_t growth = window_update(&t->win, now, total);
+
+		if (!t->pending_event) {
+			if (growth < t->threshold)
+				return false;
+			t->pending_event = true;
+		}
+	}
+	/* at most one event per window */
+	if (t->nr_events && now < t->last_event_time + t->win.size)
+		return false;
+	t->event = true;
+	t->nr_events++;
+	t->last_event_time = now;
+	t->pending_event = false;
+	return true;
+}
+
+/* The rtpoll worker of one trigger: a sample every window / UPDATES_PER_WINDOW. */
+static void psi_rtpoll_timer(void *arg, uint64_t now)
+{
+	struct psi_trigger *t = arg;
+
+	if (t->dead) {
+		waitq_destroy(t->wq);
+		free(t);
+		return;
+	}
+	psi_group_update(t->group, now);
+	if (psi_trigger_update(t, now, t->group->total[t->state]))
+		waitq_wake_all(t->wq);
+	timer_add(now + t->win.size / PSI_UPDATES_PER_WINDOW, psi_rtpoll_timer, t);
+}
+
+int psi_trigger_create(struct psi_group *g, const char *buf, uint64_t now,
+		       struct psi_trigger **out, const char **why)
+{
+	enum psi_mem_state state;
+	uint64_t th, win;
+	struct psi_trigger *t;
+	int err = psi_trigger_parse(buf, &state, &th, &win, why);
+
+	if (err)
+		return err;
+	t = malloc(sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	psi_group_update(g, now);
+	psi_trigger_init(t, state, th, win, now, g->total[state]);
+	t->group = g;
+	t->wq = waitq_create();
+	if (!t->wq) {
+		free(t);
+		return -ENOMEM;
+	}
+	t->next = g->triggers;
+	g->triggers = t;
+	timer_add(now + t->win.size / PSI_UPDATES_PER_WINDOW, psi_rtpoll_timer, t);
+	*out = t;
+	return 0;
+}
+
+bool psi_trigger_wait(struct actor *a, struct psi_trigger *t, uint64_t timeout_ns)
+{
+	/* psi_trigger_poll(): an event not yet taken is there at once */
+	if (!t->event)
+		waitq_wait(a, t->wq, timeout_ns);
+	if (!t->event)
+		return false;
+	t->event = false;
+	return true;
+}
+
+void psi_trigger_destroy(struct psi_trigger *t)
+{
+	struct psi_trigger **pp;
+
+	for (pp = &t->group->triggers; *pp && *pp != t; pp = &(*pp)->next)
+		;
+	if (*pp)
+		*pp = t->next;
+	t->dead = true;
+	waitq_wake_all(t->wq);
 }

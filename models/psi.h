@@ -42,6 +42,7 @@
 #include <stdint.h>
 
 struct actor;
+struct psi_trigger;
 
 /* enum psi_states, memory only */
 enum psi_mem_state {
@@ -66,6 +67,7 @@ struct psi_group {
 	unsigned long avg[NR_PSI_MEM_STATES][3];	/* avg10, avg60, avg300, FIXED_1 = 100% / 100 */
 	uint64_t avg_next_update;		/* ns: the next PSI_FREQ boundary */
 	uint64_t avg_last_update;		/* ns: the last one */
+	struct psi_trigger *triggers;		/* rtpoll_triggers: the group's triggers */
 };
 
 /* FSHIFT and FIXED_1 (include/linux/sched/loadavg.h) */
@@ -105,5 +107,88 @@ void psi_memstall_enter(struct actor *a, unsigned long *flags);
 void psi_memstall_leave(struct actor *a, unsigned long *flags);
 /* The engine's sleep hook: a starts (asleep) or ends a sleep. */
 void psi_actor_sleep(struct actor *a, bool asleep);
+
+/*
+ * Triggers (psi_trigger_create(), update_triggers(), window_update() in
+ * kernel/sched/psi.c; Documentation/accounting/psi.rst): a waiter asks to
+ * be told when the group's some or full stall time grows by more than
+ * THRESHOLD_US within any WINDOW_US, by writing "some|full THRESHOLD_US
+ * WINDOW_US" to memory.pressure and polling the file. Growth within the
+ * window is the stall since the window started plus the previous window's
+ * growth, pro rata for the part of the window not yet elapsed (the kernel
+ * assumes it was linear). An event is signalled at most once per window;
+ * a breach within the window after an event is kept pending and signalled
+ * once the window since that event has passed.
+ *
+ * What differs from the kernel, and why:
+ * - The kernel's rtpoll worker samples the group every window / 10 while
+ *   there was stall activity within the last window, and sleeps
+ *   otherwise; here a trigger's own timer samples every window / 10 for as
+ *   long as the trigger exists. With no new stall update_triggers() does
+ *   nothing but signal a pending event, so the events are the same except
+ *   that a pending event after a quiet window is signalled at the next
+ *   sample instead of at the next stall.
+ * - The input is checked strictly: the kernel's sscanf() ignores what
+ *   follows the two numbers; here trailing text is an error.
+ */
+#define PSI_WINDOW_MIN_US 500000ULL	/* WINDOW_MIN_US: 500 ms */
+#define PSI_WINDOW_MAX_US 10000000ULL	/* WINDOW_MAX_US: 10 s */
+#define PSI_UPDATES_PER_WINDOW 10	/* UPDATES_PER_WINDOW: samples per window */
+
+struct psi_window {
+	uint64_t size;		/* ns */
+	uint64_t start_time;	/* ns: the window's start */
+	uint64_t start_value;	/* the stall total (ns) then */
+	uint64_t prev_growth;	/* growth (ns) over the previous window */
+};
+
+struct psi_trigger {
+	enum psi_mem_state state;	/* some or full */
+	uint64_t threshold;		/* ns of stall growth within the window */
+	struct psi_window win;
+	uint64_t last_total;		/* rtpoll_total: the total at the last sample */
+	uint64_t last_event_time;	/* ns: when the last event was signalled */
+	bool pending_event;		/* a breach not yet signalled (rate limit) */
+	bool event;			/* signalled, not yet taken by a waiter (t->event) */
+	uint64_t nr_events;		/* events signalled so far */
+	/* engine glue (psi_trigger_create() below) */
+	struct psi_group *group;
+	struct waitq *wq;		/* event_wait: the pollers */
+	bool dead;			/* destroyed: its timer frees it */
+	struct psi_trigger *next;	/* in group->triggers */
+};
+
+/*
+ * Parses "some|full THRESHOLD_US WINDOW_US" as psi_trigger_create() does:
+ * 0, or -EINVAL when the text is not of that form, the window is outside
+ * PSI_WINDOW_MIN_US..PSI_WINDOW_MAX_US, or the threshold is 0 or longer
+ * than the window. why (may be NULL) says which.
+ */
+int psi_trigger_parse(const char *buf, enum psi_mem_state *state, uint64_t *threshold_us,
+		      uint64_t *window_us, const char **why);
+/* A trigger's decision state at now with the group's stall total then (window_reset()). */
+void psi_trigger_init(struct psi_trigger *t, enum psi_mem_state state, uint64_t threshold_us,
+		      uint64_t window_us, uint64_t now, uint64_t total);
+/*
+ * update_triggers() for one trigger: the group's total of t's state is
+ * `total` (ns) at `now`. True when an event is signalled now (t->event set).
+ */
+bool psi_trigger_update(struct psi_trigger *t, uint64_t now, uint64_t total);
+
+/*
+ * A trigger on group g from `now` on, sampled by a timer every window /
+ * PSI_UPDATES_PER_WINDOW: 0 and *out, or -EINVAL (psi_trigger_parse()),
+ * or -ENOMEM.
+ */
+int psi_trigger_create(struct psi_group *g, const char *buf, uint64_t now,
+		       struct psi_trigger **out, const char **why);
+/*
+ * psi_trigger_poll() and a wait on it: true when an event was signalled
+ * (taken now: the next wait waits for the next), false when timeout_ns
+ * (0: none) passed first.
+ */
+bool psi_trigger_wait(struct actor *a, struct psi_trigger *t, uint64_t timeout_ns);
+/* psi_trigger_destroy(): no more events; freed by its timer. */
+void psi_trigger_destroy(struct psi_trigger *t);
 
 #endif

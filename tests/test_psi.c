@@ -7,6 +7,7 @@
  * memory.reclaim, balance_dirty_pages(), refaults of non-workingset pages.
  */
 #include <check.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -332,6 +333,216 @@ START_TEST(test_workingset_refault_stalls_other_refault_does_not)
 }
 END_TEST
 
+/* ---- triggers: psi_trigger_create(), window_update(), update_triggers() ---- */
+
+#define MS NSEC_PER_MSEC
+
+START_TEST(test_trigger_parse_takes_the_kernels_form_and_limits)
+{
+	enum psi_mem_state st;
+	uint64_t th, win;
+	const char *why = NULL;
+
+	ck_assert_int_eq(psi_trigger_parse("some 150000 1000000", &st, &th, &win, &why), 0);
+	ck_assert_int_eq(st, PSI_MEM_SOME);
+	ck_assert_uint_eq(th, 150000);
+	ck_assert_uint_eq(win, 1000000);
+	ck_assert_int_eq(psi_trigger_parse("full 50000 500000", &st, &th, &win, NULL), 0);
+	ck_assert_int_eq(st, PSI_MEM_FULL);
+	/* the window's limits, both ends included */
+	ck_assert_int_eq(psi_trigger_parse("some 1 10000000", &st, &th, &win, NULL), 0);
+	ck_assert_int_eq(psi_trigger_parse("some 1 499999", &st, &th, &win, &why), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(why, "window"));
+	ck_assert_int_eq(psi_trigger_parse("some 1 10000001", &st, &th, &win, NULL), -EINVAL);
+	/* the threshold: 1 us to the window */
+	ck_assert_int_eq(psi_trigger_parse("some 0 1000000", &st, &th, &win, &why), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(why, "threshold"));
+	ck_assert_int_eq(psi_trigger_parse("some 1000001 1000000", &st, &th, &win, NULL), -EINVAL);
+	ck_assert_int_eq(psi_trigger_parse("some 1000000 1000000", &st, &th, &win, NULL), 0);
+	/* not the form */
+	ck_assert_int_eq(psi_trigger_parse("avg10 1 1000000", &st, &th, &win, NULL), -EINVAL);
+	ck_assert_int_eq(psi_trigger_parse("some 1000", &st, &th, &win, NULL), -EINVAL);
+	ck_assert_int_eq(psi_trigger_parse("some 100 1000000 x", &st, &th, &win, NULL), -EINVAL);
+	ck_assert_int_eq(psi_trigger_parse("some -1 1000000", &st, &th, &win, NULL), -EINVAL);
+	ck_assert_int_eq(psi_trigger_parse("", &st, &th, &win, NULL), -EINVAL);
+}
+END_TEST
+
+/* samples every 100 ms (the rtpoll period of a 1 s window) */
+START_TEST(test_trigger_fires_when_growth_in_window_reaches_threshold)
+{
+	struct psi_trigger t;
+	uint64_t total = 0;
+
+	/* 100 ms within 1 s */
+	psi_trigger_init(&t, PSI_MEM_SOME, 100000, 1000000, 0, 0);
+	/* 9.9 ms more in each sample: 99 ms at 1 s, below the threshold */
+	for (int i = 1; i <= 10; i++) {
+		total += 9900 * NSEC_PER_USEC;
+		ck_assert_msg(!psi_trigger_update(&t, (uint64_t)i * 100 * MS, total),
+			      "fired at sample %d with %llu ns", i, (unsigned long long)total);
+	}
+	ck_assert(!t.event);
+	/* one more ms within the same window: 100 ms, the threshold */
+	total += 1 * MS;
+	ck_assert(psi_trigger_update(&t, 1000 * MS, total));
+	ck_assert(t.event);
+	ck_assert_uint_eq(t.nr_events, 1);
+}
+END_TEST
+
+START_TEST(test_trigger_no_new_stall_no_event)
+{
+	struct psi_trigger t;
+
+	psi_trigger_init(&t, PSI_MEM_FULL, 100000, 1000000, 0, 5 * MS);
+	/* the total it started from is not growth */
+	for (int i = 1; i <= 30; i++)
+		ck_assert(!psi_trigger_update(&t, (uint64_t)i * 100 * MS, 5 * MS));
+	ck_assert_uint_eq(t.nr_events, 0);
+}
+END_TEST
+
+/*
+ * A continuous stall (all of the time) for 5 s: the threshold is crossed
+ * at 100 ms and every sample after, but an event is signalled at most
+ * once a window: at 0.1, 1.1, 2.1, 3.1 and 4.1 s.
+ */
+START_TEST(test_trigger_at_most_once_per_window)
+{
+	struct psi_trigger t;
+	uint64_t fired[8];
+	int n = 0;
+
+	psi_trigger_init(&t, PSI_MEM_SOME, 100000, 1000000, 0, 0);
+	for (uint64_t now = 100 * MS; now <= 5000 * MS; now += 100 * MS)
+		if (psi_trigger_update(&t, now, now)) {
+			ck_assert_int_lt(n, 8);
+			fired[n++] = now;
+		}
+	ck_assert_int_eq(n, 5);
+	for (int i = 0; i < n; i++)
+		ck_assert_uint_eq(fired[i], (100 + 1000 * (uint64_t)i) * MS);
+}
+END_TEST
+
+/*
+ * A breach inside the rate limit is kept pending and signalled once the
+ * window since the last event has passed, even with no stall then.
+ */
+START_TEST(test_trigger_pending_breach_signalled_after_window)
+{
+	struct psi_trigger t;
+
+	psi_trigger_init(&t, PSI_MEM_SOME, 100000, 1000000, 0, 0);
+	ck_assert(psi_trigger_update(&t, 200 * MS, 150 * MS));
+	/* a second breach 300 ms later: rate-limited, pending */
+	ck_assert(!psi_trigger_update(&t, 500 * MS, 400 * MS));
+	ck_assert(t.pending_event);
+	/* no new stall; still inside the window since the event */
+	ck_assert(!psi_trigger_update(&t, 1100 * MS, 400 * MS));
+	/* the window since the event has passed: signalled without new stall */
+	ck_assert(psi_trigger_update(&t, 1200 * MS, 400 * MS));
+	ck_assert(!t.pending_event);
+	ck_assert_uint_eq(t.nr_events, 2);
+}
+END_TEST
+
+/*
+ * window_update(): past a window, the last window's growth counts pro
+ * rata for the part of the new one not yet elapsed.
+ */
+START_TEST(test_trigger_window_carries_previous_growth)
+{
+	struct psi_trigger t;
+
+	psi_trigger_init(&t, PSI_MEM_SOME, 100000, 1000000, 0, 0);
+	/* 80 ms over the first 1.1 s (a new window from 1.1 s, prev_growth 80 ms) */
+	ck_assert(!psi_trigger_update(&t, 1100 * MS, 80 * MS));
+	/* half way: 30 ms new + 80 * 0.5 = 70 ms: no */
+	ck_assert(!psi_trigger_update(&t, 1600 * MS, 110 * MS));
+	/* 70 % of the way: 65 ms new + 80 * 0.3 = 89 ms: no */
+	ck_assert(!psi_trigger_update(&t, 1800 * MS, 145 * MS));
+	/* 80 % of the way: 85 ms new + 80 * 0.2 = 101 ms: fires (85 ms alone would not) */
+	ck_assert(psi_trigger_update(&t, 1900 * MS, 165 * MS));
+}
+END_TEST
+
+START_TEST(test_trigger_full_counts_full_only)
+{
+	struct psi_group g;
+	struct psi_trigger t;
+
+	psi_group_init(&g, 0);
+	psi_trigger_init(&t, PSI_MEM_FULL, 100000, 1000000, 0, 0);
+	/* some for 1 s, never full */
+	g.state[PSI_MEM_SOME] = true;
+	for (uint64_t now = 100 * MS; now <= 1000 * MS; now += 100 * MS) {
+		psi_group_update(&g, now);
+		ck_assert(!psi_trigger_update(&t, now, g.total[PSI_MEM_FULL]));
+	}
+	g.state[PSI_MEM_FULL] = true;
+	psi_group_update(&g, 1100 * MS);
+	psi_group_update(&g, 1200 * MS);
+	ck_assert(psi_trigger_update(&t, 1200 * MS, g.total[PSI_MEM_FULL]));
+}
+END_TEST
+
+/* through the engine: a task stalls 300 ms from 1 s; a waiter polls the trigger */
+static struct {
+	struct psi_trigger *t;
+	uint64_t woke_ns;
+	bool got;
+	int nr_timeouts;
+	uint64_t nr_events;
+} trig;
+
+static void stall_300ms(struct actor *a, void *arg)
+{
+	unsigned long pflags;
+
+	(void)arg;
+	a->task = fx.ta;
+	actor_sleep_ns(a, 1000 * MS);
+	psi_memstall_enter(a, &pflags);
+	actor_sleep_ns(a, 300 * MS);
+	psi_memstall_leave(a, &pflags);
+}
+
+static void poller(struct actor *a, void *arg)
+{
+	const char *why;
+
+	(void)arg;
+	ck_assert_int_eq(psi_trigger_create(&fx.a->psi, "some 150000 1000000", actor_now_ns(a),
+					    &trig.t, &why), 0);
+	actor_create("stalls", 0, stall_300ms, NULL, false);
+	/* nothing within the first 500 ms */
+	ck_assert(!psi_trigger_wait(a, trig.t, 500 * MS));
+	trig.nr_timeouts++;
+	trig.got = psi_trigger_wait(a, trig.t, 0);
+	trig.woke_ns = actor_now_ns(a);
+	trig.nr_events = trig.t->nr_events;
+	/* freed by its timer from here on */
+	psi_trigger_destroy(trig.t);
+}
+
+START_TEST(test_trigger_wakes_the_poller)
+{
+	boot(65536);
+	memset(&trig, 0, sizeof(trig));
+	harness_run_actor(poller, NULL);
+	ck_assert(trig.got);
+	ck_assert_int_eq(trig.nr_timeouts, 1);
+	/*
+	 * 150 ms of stall are reached at 1.15 s; the sample after that, on the
+	 * 100 ms grid from creation, is at 1.2 s
+	 */
+	ck_assert_uint_eq(trig.woke_ns, 1200 * MS);
+	ck_assert_uint_eq(trig.nr_events, 1);
+}
+END_TEST
+
 static Suite *psi_suite(void)
 {
 	Suite *s = suite_create("psi");
@@ -349,6 +560,14 @@ static Suite *psi_suite(void)
 	tcase_add_test(tc, test_direct_reclaim_stalls);
 	tcase_add_test(tc, test_dirty_throttle_is_not_a_stall);
 	tcase_add_test(tc, test_workingset_refault_stalls_other_refault_does_not);
+	tcase_add_test(tc, test_trigger_parse_takes_the_kernels_form_and_limits);
+	tcase_add_test(tc, test_trigger_fires_when_growth_in_window_reaches_threshold);
+	tcase_add_test(tc, test_trigger_no_new_stall_no_event);
+	tcase_add_test(tc, test_trigger_at_most_once_per_window);
+	tcase_add_test(tc, test_trigger_pending_breach_signalled_after_window);
+	tcase_add_test(tc, test_trigger_window_carries_previous_growth);
+	tcase_add_test(tc, test_trigger_full_counts_full_only);
+	tcase_add_test(tc, test_trigger_wakes_the_poller);
 	suite_add_tcase(s, tc);
 	return s;
 }
