@@ -11,7 +11,7 @@
 /* each defined in its wl_*.c */
 extern const struct workload_ops file_zipf_ops, anon_ops, dd_ops, file_scan_ops, anon_rounds_ops,
 	trace_ops, ycsb_ops, fio_ops, sysbench_ops, app_launch_ops, proactive_reclaim_ops,
-	chrome_node_ops, kbuild_ops;
+	chrome_node_ops, kbuild_ops, psi_agent_ops;
 
 const struct workload_ops *const workload_types[] = {
 	&file_zipf_ops,
@@ -27,6 +27,7 @@ const struct workload_ops *const workload_types[] = {
 	&proactive_reclaim_ops,
 	&chrome_node_ops,
 	&kbuild_ops,
+	&psi_agent_ops,
 	NULL,
 };
 

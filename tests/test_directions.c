@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The published claims of SEEDS.md as directions, on the real scenario
- * files at a small scale: who wins, who is OOM-killed. One test case per
+ * The published claims of SEEDS.md, and the psi-agent's design claim, as
+ * directions, on the real scenario files at a small scale: who wins, who is
+ * OOM-killed. One test case per
  * claim (run one with CK_RUN_CASE); tests/meson.build registers each as its
  * own test, and marks the claims the model does not reproduce yet as
  * expected failures, with the reason. A claim that starts to hold turns
@@ -105,6 +106,74 @@ START_TEST(test_dd_throttle_old_ooms_budget_finishes)
 }
 END_TEST
 
+/*
+ * The psi-agent (scenarios/psi-agent.ini), senpai's design claim: reclaim
+ * while memory.pressure is under the target, back off at it. Against the
+ * same run without its writes (enable = no): lower memory.current and
+ * more pgsteal in the target; its pressure near the target (at most 3x
+ * its mean: avg10 lags the reclaim it answers); a higher target, more
+ * reclaim and more pressure; a PSI trigger, events and less pressure.
+ */
+static void run_agent(const char *const *extra, int nr_extra, struct run_result *r)
+{
+	const char *sets[8] = { "machine.duration=30s" };
+
+	ck_assert_int_le(nr_extra, 7);
+	for (int i = 0; i < nr_extra; i++)
+		sets[1 + i] = extra[i];
+	run("psi-agent", "classic", 1.0 / 16, sets, 1 + nr_extra, r);
+}
+
+START_TEST(test_psi_agent_reclaims_under_target)
+{
+	static const char *const off_set[] = { "workload.agent.enable=no" };
+	static const char *const high_set[] = { "workload.agent.pressure=1.0" };
+	static const char *const low_set[] = { "workload.agent.pressure=0.05" };
+	static const char *const trig_set[] = { "workload.agent.step=0.3",
+						"workload.agent.trigger=some 20000 1000000" };
+	static const char *const notrig_set[] = { "workload.agent.step=0.3",
+						  "workload.agent.trigger=none" };
+	struct run_result off, on, high, low, trig, notrig;
+	const char *ag = "workload.agent";
+
+	run_agent(off_set, 1, &off);
+	run_agent(NULL, 0, &on);
+	run_agent(high_set, 1, &high);
+	run_agent(low_set, 1, &low);
+	run_agent(trig_set, 2, &trig);
+	run_agent(notrig_set, 2, &notrig);
+	ck_assert(value(&off, ag, "writes") == 0);
+	ck_assert(value(&on, ag, "writes") > 0 && value(&on, ag, "reclaimed_pages") > 0);
+	ck_assert_msg(value(&on, "memcg.app", "memory.current") <
+		      0.97 * value(&off, "memcg.app", "memory.current"),
+		      "memory.current: without %.0f, with the agent %.0f",
+		      value(&off, "memcg.app", "memory.current"),
+		      value(&on, "memcg.app", "memory.current"));
+	ck_assert(value(&on, "memcg.app.memory.stat", "pgsteal") >
+		  value(&off, "memcg.app.memory.stat", "pgsteal"));
+	/* the default target, 0.17 % (senpai's 10 ms per 6 s) */
+	ck_assert(value(&on, ag, "backoffs") > 0);
+	ck_assert_msg(value(&on, ag, "pressure_mean") <= 3 * 0.17,
+		      "pressure_mean %.3f", value(&on, ag, "pressure_mean"));
+	ck_assert_msg(value(&high, ag, "reclaimed_pages") > value(&low, ag, "reclaimed_pages") &&
+		      value(&high, ag, "pressure_mean") > value(&low, ag, "pressure_mean"),
+		      "target 1.0: %.0f pages, pressure %.3f; target 0.05: %.0f pages, %.3f",
+		      value(&high, ag, "reclaimed_pages"), value(&high, ag, "pressure_mean"),
+		      value(&low, ag, "reclaimed_pages"), value(&low, ag, "pressure_mean"));
+	ck_assert(value(&notrig, ag, "trigger_events") == 0);
+	ck_assert(value(&trig, ag, "trigger_events") > 0);
+	ck_assert_msg(value(&trig, ag, "pressure_mean") < value(&notrig, ag, "pressure_mean"),
+		      "pressure_mean: trigger %.3f, none %.3f", value(&trig, ag, "pressure_mean"),
+		      value(&notrig, ag, "pressure_mean"));
+	result_free(&off);
+	result_free(&on);
+	result_free(&high);
+	result_free(&low);
+	result_free(&trig);
+	result_free(&notrig);
+}
+END_TEST
+
 static Suite *directions_suite(void)
 {
 	Suite *s = suite_create("directions");
@@ -112,6 +181,7 @@ static Suite *directions_suite(void)
 		{ "ycsb_b", test_ycsb_b_budget_faster_fewer_refaults },
 		{ "file_anon_mix", test_file_anon_mix_old_ooms_others_finish },
 		{ "dd_throttle", test_dd_throttle_old_ooms_budget_finishes },
+		{ "psi_agent", test_psi_agent_reclaims_under_target },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
