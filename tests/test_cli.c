@@ -564,7 +564,7 @@ START_TEST(test_bash_completion)
 	ck_assert_msg(strstr(out, "run report sweep ablate view plot list bench check-policy --help --version\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\n--policy\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\nclassic,mglru-budget\n"), "%s", out);
-	ck_assert_msg(strstr(out, "\ngens memory throughput refaults swap\n"), "%s", out);
+	ck_assert_msg(strstr(out, "\ngens memory throughput refaults swap pressure\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\n--trace-format\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\nvm.page-cluster=\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\n--output\n"), "%s", out);

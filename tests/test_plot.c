@@ -153,6 +153,12 @@ START_TEST(test_plot_refaults)
 }
 END_TEST
 
+START_TEST(test_plot_pressure)
+{
+	check_kind("pressure");
+}
+END_TEST
+
 /* The gens plot has a panel per lruvec and policy, titled by memcg, node and policy. */
 START_TEST(test_plot_gens_panels)
 {
@@ -340,6 +346,13 @@ static char *crafted(const char *dir, const char *const *rows)
 	"\"memory_current\": {\"/\": 8192, \"/app\": 4096, \"/b\": 4096}, \"ops\": {}, " \
 	"\"memcg_parent\": " parents "}"
 
+#define STATSPSI(t, psi) "{\"kind\": \"stats\", \"t\": " t \
+	", \"workingset_refault_anon\": 0, \"workingset_refault_file\": 0, " \
+	"\"memory_current\": {\"/\": 4096, \"/app\": 4096}, \"ops\": {}, " \
+	"\"memory_pressure\": " psi "}"
+#define PSI(some, full) "{\"some_avg10\": " some ", \"some_total\": 0, \"full_avg10\": " full \
+	", \"full_total\": 0}"
+
 START_TEST(test_plot_crafted_input_exit_2)
 {
 	static const struct {
@@ -392,6 +405,16 @@ START_TEST(test_plot_crafted_input_exit_2)
 		{ "throughput", { STATS("0.1", "5", "4096", "10"), STATS("0.2", "5", "4096", "9") },
 		  "went down" },
 		{ "throughput", { STATS("0.1", "5", "4096", "1.5") }, "not a count" },
+		/* memory.pressure: percentages, full never above some */
+		{ "pressure", { STATSPSI("0.1", "{\"/app\": " PSI("1.0", "2.0") "}") },
+		  "memory_pressure of '/app'" },
+		{ "pressure", { STATSPSI("0.1", "{\"/app\": " PSI("101", "0") "}") },
+		  "memory_pressure of '/app'" },
+		{ "pressure", { STATSPSI("0.1", "{\"/app\": {\"some_avg10\": 1}}") },
+		  "memory_pressure of '/app'" },
+		{ "pressure", { STATSPSI("0.1", "[1]") }, "memory_pressure is not an object" },
+		/* saved before PSI: said, not drawn empty */
+		{ "pressure", { STATS("0.1", "5", "4096", "10") }, "no memory_pressure" },
 	};
 	char *dir = temp_dir(), *out = path_in(dir, "x.svg");
 
@@ -533,7 +556,8 @@ static void png_size(const char *path, unsigned *w, unsigned *h)
 /* Every --what of pb to a PNG within MAX_WIDTH x MAX_HEIGHT; swap only when has_swap. */
 static void check_bounded(const char *dir, const char *pb, const char *name, bool has_swap)
 {
-	static const char *const whats[] = { "gens", "memory", "throughput", "refaults", "swap" };
+	static const char *const whats[] = { "gens", "memory", "throughput", "refaults", "swap",
+						   "pressure" };
 
 	for (size_t i = 0; i < sizeof(whats) / sizeof(whats[0]); i++) {
 		char file[64], *img;
@@ -645,6 +669,12 @@ START_TEST(test_plot_chrome_panels)
 	ck_assert_ptr_nonnull(strstr(t, "swap in use"));
 	free(t);
 
+	/* 33 memcgs with the machine's "/": the 8 of highest some avg10 */
+	t = script_of(dir, pb, "pressure", NULL, NULL);
+	ck_assert_msg(strstr(t, "the 8 memcgs of highest some avg10; 25 more not drawn"), "%.2000s", t);
+	ck_assert_ptr_nonnull(strstr(t, "set multiplot layout 3,3"));
+	free(t);
+
 	t = script_of(dir, pb, "memory", "--memcg", "chrome-3,/chrome-7");
 	ck_assert_ptr_nonnull(strstr(t, "set title '/chrome-3'"));
 	ck_assert_ptr_nonnull(strstr(t, "set title '/chrome-7'"));
@@ -683,6 +713,38 @@ START_TEST(test_plot_chrome_panels)
 		}
 		free(svg);
 	}
+	unlink(pb);
+	free(pb);
+	ck_assert_int_eq(rmdir(dir), 0);
+	free(dir);
+}
+END_TEST
+
+/*
+ * --what pressure: a panel per memcg of the samples ("/" too), some
+ * solid and full dashed in the run's colour, the samples' values.
+ */
+START_TEST(test_plot_pressure_values)
+{
+	static const char *const rows[] = {
+		STATSPSI("0.1", "{\"/\": " PSI("0.25", "0.125") ", \"/app\": " PSI("1.5", "0.5") "}"),
+		STATSPSI("0.2", "{\"/\": " PSI("0.5", "0.25") ", \"/app\": " PSI("3", "2") "}"),
+		NULL };
+	char *dir = temp_dir(), *pb = crafted(dir, rows), *t = script_of(dir, pb, "pressure", NULL,
+									 NULL);
+
+	ck_assert_ptr_nonnull(strstr(t, "set title '/'"));
+	ck_assert_ptr_nonnull(strstr(t, "set title '/app'"));
+	/* /app's some, then its full: the samples' avg10 */
+	ck_assert_msg(strstr(t, "0.100000 1.5\n0.200000 3\nEOD\n$d3 << EOD\n0.100000 0.5\n"
+				"0.200000 2\nEOD"), "%s", t);
+	ck_assert_ptr_nonnull(strstr(t, "dt 1 title 'mglru-budget some'"));
+	ck_assert_ptr_nonnull(strstr(t, "dt 2 title 'mglru-budget full'"));
+	free(t);
+	t = script_of(dir, pb, "pressure", "--memcg", "app");
+	ck_assert_ptr_null(strstr(t, "set title '/'"));
+	ck_assert_ptr_nonnull(strstr(t, "set title '/app'"));
+	free(t);
 	unlink(pb);
 	free(pb);
 	ck_assert_int_eq(rmdir(dir), 0);
@@ -744,6 +806,8 @@ static Suite *plot_suite(void)
 	tcase_add_test(tc, test_plot_memory);
 	tcase_add_test(tc, test_plot_throughput);
 	tcase_add_test(tc, test_plot_refaults);
+	tcase_add_test(tc, test_plot_pressure);
+	tcase_add_test(tc, test_plot_pressure_values);
 	tcase_add_test(tc, test_plot_gens_panels);
 	tcase_add_test(tc, test_plot_memory_limits);
 	suite_add_tcase(s, tc);

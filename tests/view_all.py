@@ -53,8 +53,8 @@ try:
             for m in sorted(set(order[:1] + order[-1:])):
                 d.execute_script("window.mmemuView.select(arguments[0])", m)
                 panels = d.execute_script("return window.mmemuView.charts.length")
-                if panels != nruns * (nodes + 3):
-                    bad.append("%s: %d panels, want %d" % (m, panels, nruns * (nodes + 3)))
+                if panels != nruns * (nodes + 4):
+                    bad.append("%s: %d panels, want %d" % (m, panels, nruns * (nodes + 4)))
                 dumps = []
                 for t in (0, 1e9):
                     d.execute_script("window.mmemuView.setTime(arguments[0])", t)

@@ -5,7 +5,8 @@
 # changes the lru_gen dump, which at the end is the run's final --dump lru_gen;
 # the reclaim panel draws the memcg's own memory.stat series, the OOM markers
 # are its memory.events oom_kill (--oom: at least one), the overview sorts by
-# the pressure it explains.
+# the pressure it explains; the memory.pressure panel draws the memcg's
+# some and full avg10 samples.
 # usage: view_browser.py MMEMU SCENARIO SCALE OUTDIR [SCREENSHOT.png] [--oom]
 import os, subprocess, sys
 from browser import chromium
@@ -38,9 +39,9 @@ try:
     print(name, info["runs"], "runs,", info["memcgs"], "memcgs,", info["panels"], "panels")
     if info["runs"] != nruns: fail.append("runs %d != %d" % (info["runs"], nruns))
     if info["memcgs"] != nmemcg: fail.append("memcgs %d != %d" % (info["memcgs"], nmemcg))
-    # per run: one lruvec panel per node and 3 memcg panels
-    if info["panels"] != nruns * (nodes + 3):
-        fail.append("panels %d != %d" % (info["panels"], nruns * (nodes + 3)))
+    # per run: one lruvec panel per node and 4 memcg panels
+    if info["panels"] != nruns * (nodes + 4):
+        fail.append("panels %d != %d" % (info["panels"], nruns * (nodes + 4)))
     for i, r in enumerate(rep["runs"]):
         per = info["series"][i::nruns]  # panels fill the grid a row (all runs) at a time
         want = 8 + 4 if r["policy"].startswith("mglru") else 4
@@ -72,6 +73,9 @@ try:
       title: c.options.plugins.title.text,
       ds: c.data.datasets.map(x => ({ label: x.label, data: x.data.map(p => [p.x, p.y]) }))}));""")
     reclaim = [c for c in charts if c["title"].startswith("reclaim")]
+    psi = [c for c in charts if c["title"].startswith("memory.pressure")]
+    if len(psi) != nruns:
+        fail.append("%d memory.pressure panels, want one per run (%d)" % (len(psi), nruns))
     memory = [c for c in charts if c["title"].startswith("memory.current")]
     nr_oom = 0
     for i, r in enumerate(rep["runs"]):
@@ -92,6 +96,16 @@ try:
                 fail.append("%s: %d OOM markers on '%s', memory.events oom_kill %d"
                             % (r["policy"], marks, c["title"], kills))
         nr_oom += kills
+        # memory.pressure: some and full avg10 of the memcg, sample by sample
+        for k in ("some", "full"):
+            want = [[s["t"], s["memory_pressure"][sel][k + "_avg10"]] for s in st]
+            got = next((x["data"] for x in psi[i]["ds"] if x["label"] == k + " avg10"), None) \
+                if i < len(psi) else None
+            if not want or got != want:
+                fail.append("%s: %s avg10 of %s is not its memory_pressure series (%d points, %s)"
+                            % (r["policy"], k, sel, len(want), "none" if got is None else len(got)))
+        print(name, r["policy"], sel, "some avg10 peak",
+              max(s["memory_pressure"][sel]["some_avg10"] for s in st))
     if want_oom and not nr_oom:
         fail.append("no OOM kill in %s at %s (--oom): nothing to mark" % (name, scale))
     print(name, "memcg", sel, "OOM kills", nr_oom)

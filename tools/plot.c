@@ -15,6 +15,8 @@
  *   memory      memory.current of each memcg (MiB), one line per policy x memcg
  *   throughput  ops/s of each workload (one panel each), one line per policy
  *   refaults    workingset refaults/s, file and anon panels, one line per policy
+ *   swap        swap slots in use, zram's stored pages and pool memory
+ *   pressure    memory.pressure some and full avg10 (percent) of each memcg
  *   gens        one panel per lruvec (memcg, node) and policy: MGLRU
  *               generations stacked oldest at the bottom, each band one seq;
  *               for classic the four lists stacked
@@ -154,6 +156,7 @@ struct prun {
 	int nmc, capmc;
 	struct seriesset ops;	/* cumulative operations per workload */
 	struct seriesset refault; /* "file", "anon": cumulative workingset refaults */
+	struct seriesset psi_some, psi_full;	/* memory.pressure avg10 (percent) per memcg */
 	int nr_stats;
 	double last_stats_t;	/* the time of the last "stats" row */
 	struct lvec *lv;
@@ -243,6 +246,8 @@ static void prun_free(struct prun *r)
 	seriesset_free(&r->ops);
 	seriesset_free(&r->refault);
 	seriesset_free(&r->swap);
+	seriesset_free(&r->psi_some);
+	seriesset_free(&r->psi_full);
 	for (int i = 0; i < r->nmc; i++) {
 		free(r->mc[i].name);
 		free(r->mc[i].parent);
@@ -523,6 +528,35 @@ static int add_swap(struct prun *r, const json_t *o, double t, char *why)
 	return 0;
 }
 
+/*
+ * The "memory_pressure" object of a stats row (memcg -> some_avg10,
+ * full_avg10 in percent, and totals): none in runs saved before PSI was
+ * modelled. full is never more than some (test_state(): full implies some).
+ */
+static int add_pressure(struct prun *r, const json_t *o, double t, char *why)
+{
+	const char *key;
+	json_t *v;
+
+	if (!o)
+		return 0;
+	if (!json_is_object(o))
+		return bad(why, "memory_pressure is not an object");
+	json_object_foreach((json_t *)o, key, v) {
+		double some, full;
+
+		if (!jnum(v, "some_avg10", &some) || !jnum(v, "full_avg10", &full) ||
+		    !(some >= 0 && some <= 100) || !(full >= 0 && full <= some))
+			return bad(why, "memory_pressure of '%.60s' has no some_avg10 and full_avg10 "
+				   "in percent (full at most some)", key);
+		if ((r->psi_some.n >= MAX_MEMCGS && !series_has(&r->psi_some, key)))
+			return bad(why, "memory_pressure: more than %d memcgs", MAX_MEMCGS);
+		if (series_add(&r->psi_some, key, t, some) || series_add(&r->psi_full, key, t, full))
+			return bad(why, "out of memory");
+	}
+	return 0;
+}
+
 /* A "stats" row: refault counters, memory.current per memcg, operations per workload. */
 static int add_stats_row(struct prun *r, const json_t *o, double t, char *why)
 {
@@ -548,7 +582,8 @@ static int add_stats_row(struct prun *r, const json_t *o, double t, char *why)
 	    add_map(&r->ops, json_object_get(o, "ops"), "ops", SCN_MAX_WORKLOADS, t, true, why) ||
 	    add_parents(r, json_object_get(o, "memcg_parent"), json_object_get(o, "memory_current"),
 			why) ||
-	    add_swap(r, o, t, why))
+	    add_swap(r, o, t, why) ||
+	    add_pressure(r, json_object_get(o, "memory_pressure"), t, why))
 		return -1;
 	r->nr_stats++;
 	r->last_stats_t = t;
@@ -634,9 +669,9 @@ static const char *const gen_colors[] = {
 /* inactive_anon, active_anon, inactive_file, active_file (list_names order) */
 static const char *const list_colors[4] = { "#f4a582", "#b2182b", "#92c5de", "#2166ac" };
 
-enum what { W_GENS, W_MEMORY, W_THROUGHPUT, W_REFAULTS, W_SWAP, NR_WHAT };
+enum what { W_GENS, W_MEMORY, W_THROUGHPUT, W_REFAULTS, W_SWAP, W_PRESSURE, NR_WHAT };
 static const char *const what_names[NR_WHAT] = {
-	"gens", "memory", "throughput", "refaults", "swap",
+	"gens", "memory", "throughput", "refaults", "swap", "pressure",
 };
 
 /*
@@ -1193,6 +1228,110 @@ static void plot_swap(FILE *f, struct plot *p)
 	};
 
 	plot_panels(f, p, &pp);
+}
+
+/* ---- pressure: memory.pressure some and full avg10 per memcg ---- */
+
+/* The largest some avg10 of memcg name over the runs. */
+static double peak_some(const struct plot *p, const char *name)
+{
+	double peak = 0;
+
+	for (int r = 0; r < p->nr_runs; r++) {
+		const struct series *s = find_series(&p->runs[r].psi_some, name);
+
+		for (int i = 0; s && i < s->n; i++)
+			peak = fmax(peak, s->v[i]);
+	}
+	return peak;
+}
+
+static int by_first(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	return x->first - y->first;
+}
+
+/*
+ * A panel per memcg ("/" the machine's /proc/pressure/memory), one colour
+ * per run: some avg10 solid, full avg10 dashed, one y axis (percent of
+ * time). Past PLOT_TOP memcgs the ones with the highest some avg10 get a
+ * panel; the title says how many are left out (--memcg picks them).
+ */
+static void plot_pressure(FILE *f, struct plot *p)
+{
+	const char **names;
+	int n = union_names(p, offsetof(struct prun, psi_some), &names), nsel = 0, rows, cols;
+	struct ranked *rk = calloc((size_t)n + 1, sizeof(*rk));
+	double ymax = 0;
+	char *what;
+	int block = 0;
+
+	if (!rk) {
+		fprintf(stderr, "mmemu: plot: out of memory\n");
+		exit(2);
+	}
+	for (int i = 0; i < n; i++)
+		if (is_selected(p, names[i]))
+			rk[nsel++] = (struct ranked){ names[i], peak_some(p, names[i]), i };
+	if (nsel > PLOT_TOP) {
+		qsort(rk, (size_t)nsel, sizeof(*rk), by_pressure);
+		what = xasprintf("memory.pressure avg10 per memcg, some solid, full dashed, one colour "
+				 "per policy (shared y axis)\nthe %d memcgs of highest some avg10; "
+				 "%d more not drawn (--memcg NAME draws them)", PLOT_TOP,
+				 nsel - PLOT_TOP);
+		nsel = PLOT_TOP;
+		/* first-seen order within the shown ones: the grid reads as the tree */
+		qsort(rk, (size_t)nsel, sizeof(*rk), by_first);
+	} else {
+		what = xasprintf("memory.pressure avg10 per memcg (\"/\": /proc/pressure/memory), "
+				 "some solid, full dashed, one colour per policy (shared y axis)");
+	}
+	grid(nsel, GRID_COLS, &rows, &cols);
+	gp_header(f, p, cols * PANEL_W, 80 + rows * PANEL_H);
+	fprintf(f, "set ylabel '%% of time (avg10)'\n");
+	gp_multiplot(f, p, rows, cols, what);
+	free(what);
+	for (int k = 0; k < nsel; k++)
+		for (int r = 0; r < p->nr_runs; r++) {
+			const struct series *some = find_series(&p->runs[r].psi_some, rk[k].name);
+			const struct series *full = find_series(&p->runs[r].psi_full, rk[k].name);
+
+			if (!some)
+				continue;
+			p->ymax = 0;
+			gp_block(f, p, some, 1, false);
+			gp_block(f, p, full, 1, false);
+			ymax = fmax(ymax, p->ymax);
+		}
+	fprintf(f, "set format y '%%.3g'\nset yrange [0:%.10g]\n",
+		ymax > 0 ? ymax * key_room(2 * p->nr_runs) : 1.0);
+	for (int k = 0; k < nsel; k++) {
+		bool first = true;
+
+		fprintf(f, "set title ");
+		gp_str(f, rk[k].name);
+		fprintf(f, "\n%s\n", k ? "unset key" :
+			"set key top left box opaque font ',8' samplen 2");
+		for (int r = 0; r < p->nr_runs; r++) {
+			char *some_t, *full_t;
+
+			if (!find_series(&p->runs[r].psi_some, rk[k].name))
+				continue;
+			some_t = xasprintf("%s some", p->runs[r].label);
+			full_t = xasprintf("%s full", p->runs[r].label);
+			gp_line(f, first, block++, r, 0, k ? NULL : some_t);
+			gp_line(f, false, block++, r, 1, k ? NULL : full_t);
+			first = false;
+			free(some_t);
+			free(full_t);
+		}
+		fprintf(f, "\n");
+	}
+	gp_footer(f);
+	free(rk);
+	free(names);
 }
 
 /* ---- gens ---- */
@@ -1893,6 +2032,9 @@ static int make_script(struct plot *p, enum what what, char **text, size_t *len)
 	case W_SWAP:
 		plot_swap(f, p);
 		break;
+	case W_PRESSURE:
+		plot_pressure(f, p);
+		break;
 	case NR_WHAT:
 		break;
 	}
@@ -1988,8 +2130,11 @@ static bool has_lruvec(const struct plot *p, const char *name)
  */
 static int select_panels(struct plot *p, enum what what, char *memcg_arg, const char *node_arg)
 {
-	if ((memcg_arg || node_arg) && what != W_GENS && what != W_MEMORY)
-		return fail("--memcg and --node choose the panels of --what gens and memory, not %s",
+	if (memcg_arg && what != W_GENS && what != W_MEMORY && what != W_PRESSURE)
+		return fail("--memcg chooses the panels of --what gens, memory and pressure, not %s",
+			    what_names[what]);
+	if (node_arg && what != W_GENS && what != W_MEMORY)
+		return fail("--node chooses the panels of --what gens and memory, not %s",
 			    what_names[what]);
 	if (node_arg && what != W_GENS)
 		return fail("--node %s: memory.current is per memcg, not per node (--node is for "
@@ -2099,7 +2244,7 @@ int cmd_plot(int argc, char **argv)
 		;
 	if (nw == NR_WHAT) {
 		free(memcg_arg);
-		return fail("--what '%s': expected gens, memory, throughput, refaults or swap",
+		return fail("--what '%s': expected gens, memory, throughput, refaults, swap or pressure",
 			    what_arg);
 	}
 	what = (enum what)nw;
@@ -2133,7 +2278,13 @@ int cmd_plot(int argc, char **argv)
 
 		for (int r = 0; r < p.nr_runs; r++)
 			have += what == W_GENS ? p.runs[r].nlv :
-				what == W_SWAP ? p.runs[r].swap.n : p.runs[r].nr_stats;
+				what == W_SWAP ? p.runs[r].swap.n :
+				what == W_PRESSURE ? p.runs[r].psi_some.n : p.runs[r].nr_stats;
+		if (!have && what == W_PRESSURE && p.runs[0].nr_stats) {
+			rc = fail("pressure: the runs' samples have no memory_pressure (saved before "
+				  "mmemu modelled PSI)");
+			goto out;
+		}
 		if (!have && what == W_SWAP) {
 			rc = fail("swap: the runs have no swap (their scenario has no [swap] section)");
 			goto out;

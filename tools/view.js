@@ -26,7 +26,9 @@ function prepare(run) {
   }
   // files saved before the per-memcg series have only the machine's counters
   const perMemcg = stats.some(s => s.memory_stat);
-  return { run, stats, ooms, lv, perMemcg };
+  // and those saved before PSI have no memory_pressure
+  const hasPressure = stats.some(s => s.memory_pressure);
+  return { run, stats, ooms, lv, perMemcg, hasPressure };
 }
 const runs = data.runs.map(prepare);
 const tmax = Math.max(0.001, ...runs.map(r => r.run.sim_seconds));
@@ -102,6 +104,17 @@ const PANELS = [
         .map(([l, f, c]) => ({ label: l + "/s", data: rate(r.stats, f), borderColor: c }));
       ds.push(...oomMarkers(r, m, () => 0));
       return ds;
+  } },
+  // memory.pressure (kernel/sched/psi.c): some and full avg10 of the memcg, "/" none here
+  { title: (r, m) => r.hasPressure ?
+      "memory.pressure of " + m + ": some and full avg10 (% of time)" :
+      "memory.pressure: none in this file (saved before mmemu modelled PSI)",
+    datasets(r, m) {
+      if (!r.hasPressure) return [];
+      return [["some", "#ff7f0e", undefined], ["full", "#d62728", [6, 4]]]
+        .map(([k, c, dash]) => ({ label: k + " avg10", borderColor: c, borderDash: dash,
+          data: r.stats.filter(s => s.memory_pressure && s.memory_pressure[m])
+            .map(s => ({ x: s.t, y: s.memory_pressure[m][k + "_avg10"] })) }));
   } },
   { title: "swap and zram (MiB)", datasets(r) {
       return [["swap_used", "#7f7f7f"], ["zram_stored", "#bcbd22"], ["zram_pool", "#17becf"]]
@@ -225,7 +238,9 @@ function pressure(m) {
 const PRESSURE_TEXT = perMemcg ?
   "pressure: how many times over reclaim scanned the memcg's memory — memory.stat pgscan (hierarchical) " +
   "at the end of the run over memory.peak in pages, the highest over the runs. limit use: the highest " +
-  "memory.current over memory.max (or memory.high if lower). OOM kills: memory.events oom_kill." :
+  "memory.current over memory.max (or memory.high if lower). OOM kills: memory.events oom_kill. " +
+  "some avg10 peak: the highest memory.pressure some avg10 (% of time some task of the memcg stalled " +
+  "on memory, over 10 s) in the samples." :
   "pressure: the highest memory.current over memory.max or memory.high (this file has no per-memcg " +
   "reclaim counters: saved by an older mmemu).";
 const overviewCols = [
@@ -236,6 +251,8 @@ const overviewCols = [
     const s = lastStat(r); return s && s.memory_events && s.memory_events[m] ? s.memory_events[m].oom_kill : 0;
   })) : null],
   ["peak MiB", m => Math.max(0, ...runs.map(r => peakBytes(r, m))) / MB],
+  ["some avg10 peak", m => runs.some(r => r.hasPressure) ? Math.max(0, ...runs.flatMap(r =>
+    r.stats.map(s => s.memory_pressure && s.memory_pressure[m] ? s.memory_pressure[m].some_avg10 : 0))) : null],
 ];
 const fmt = v => v === null ? "–" : typeof v !== "number" ? v : Number.isInteger(v) ? String(v) :
   v >= 100 ? v.toFixed(0) : v.toFixed(2);
