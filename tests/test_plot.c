@@ -413,8 +413,6 @@ START_TEST(test_plot_crafted_input_exit_2)
 		{ "pressure", { STATSPSI("0.1", "{\"/app\": {\"some_avg10\": 1}}") },
 		  "memory_pressure of '/app'" },
 		{ "pressure", { STATSPSI("0.1", "[1]") }, "memory_pressure is not an object" },
-		/* saved before PSI: said, not drawn empty */
-		{ "pressure", { STATS("0.1", "5", "4096", "10") }, "no memory_pressure" },
 	};
 	char *dir = temp_dir(), *out = path_in(dir, "x.svg");
 
@@ -747,6 +745,24 @@ START_TEST(test_plot_pressure_values)
 	free(t);
 	unlink(pb);
 	free(pb);
+	/* samples saved before PSI: said, not drawn empty */
+	{
+		static const char *const old[] = { STATS("0.1", "5", "4096", "10"), NULL };
+		char *svg = path_in(dir, "old.svg");
+		const char *args[] = { "plot", NULL, "--what", "pressure", "-o", svg, NULL };
+		struct cli_out o;
+
+		pb = crafted(dir, old);
+		args[1] = pb;
+		o = cli_run(args);
+		ck_assert_msg(o.status == 2 && strstr(o.err, "no memory_pressure"), "%d %s", o.status,
+			      o.err);
+		ck_assert_int_ne(access(svg, F_OK), 0);
+		cli_out_free(&o);
+		unlink(pb);
+		free(pb);
+		free(svg);
+	}
 	ck_assert_int_eq(rmdir(dir), 0);
 	free(dir);
 }
