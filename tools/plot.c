@@ -1277,16 +1277,14 @@ static void plot_pressure(FILE *f, struct plot *p)
 			rk[nsel++] = (struct ranked){ names[i], peak_some(p, names[i]), i };
 	if (nsel > PLOT_TOP) {
 		qsort(rk, (size_t)nsel, sizeof(*rk), by_pressure);
-		what = xasprintf("memory.pressure avg10 per memcg, some solid, full dashed, one colour "
-				 "per policy (shared y axis)\nthe %d memcgs of highest some avg10; "
-				 "%d more not drawn (--memcg NAME draws them)", PLOT_TOP,
-				 nsel - PLOT_TOP);
+		what = xasprintf("memory.pressure some (solid), full (dashed) avg10\nthe %d memcgs "
+				 "of highest some avg10; %d more not drawn (--memcg NAME draws them)",
+				 PLOT_TOP, nsel - PLOT_TOP);
 		nsel = PLOT_TOP;
 		/* first-seen order within the shown ones: the grid reads as the tree */
 		qsort(rk, (size_t)nsel, sizeof(*rk), by_first);
 	} else {
-		what = xasprintf("memory.pressure avg10 per memcg (\"/\": /proc/pressure/memory), "
-				 "some solid, full dashed, one colour per policy (shared y axis)");
+		what = xasprintf("memory.pressure some (solid), full (dashed) avg10; / the machine's");
 	}
 	grid(nsel, GRID_COLS, &rows, &cols);
 	gp_header(f, p, cols * PANEL_W, 80 + rows * PANEL_H);
