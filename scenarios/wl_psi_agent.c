@@ -209,8 +209,12 @@ static int psi_agent_check(struct scn_workload *cfg, const struct scn_check *ck)
 		return scn_fail(ck, NULL, "target", "psi-agent needs a target: root or a memcg name");
 	if (!p->interval_ns)
 		return scn_fail(ck, NULL, "interval", "the interval must be longer than 0");
-	if (strcmp(p->trigger, "none") && psi_trigger_parse(p->trigger, &st, &th, &win, &why))
-		return scn_fail(ck, NULL, "trigger", why);
+	if (strcmp(p->trigger, "none") && psi_trigger_parse(p->trigger, &st, &th, &win, &why)) {
+		char msg[160];
+
+		snprintf(msg, sizeof(msg), "'%s': %s", p->trigger, why);
+		return scn_fail(ck, NULL, "trigger", msg);
+	}
 	return 0;
 }
 

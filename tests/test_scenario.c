@@ -1293,6 +1293,33 @@ START_TEST(test_many_keys_one_pass)
 }
 END_TEST
 
+/* psi-agent's trigger: the kernel's limits, the value quoted, its file, line and key */
+START_TEST(test_psi_agent_trigger_limits)
+{
+	static const struct {
+		const char *value, *says;
+	} bad[] = {
+		{ "some 1 499999", "the window" },
+		{ "full 1 10000001", "the window" },
+		{ "some 0 1000000", "the threshold" },
+		{ "some 1000001 1000000", "the threshold" },
+		{ "sum 1 1000000", "expected" },
+		{ "some 1 1000000 x", "expected" },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char line[80], quoted[80], *t;
+
+		snprintf(line, sizeof(line), "[workload.agent]\ntype = psi-agent\ntarget = app\n"
+			 "trigger = %s", bad[i].value);
+		snprintf(quoted, sizeof(quoted), "'%s': %s", bad[i].value, bad[i].says);
+		t = variant(NR_BASE_LINES + 1, NULL, line);
+		expect_error(t, NR_BASE_LINES + 4, "trigger", quoted);
+		free(t);
+	}
+}
+END_TEST
+
 static Suite *scenario_suite(void)
 {
 	Suite *s = suite_create("scenario");
@@ -1352,6 +1379,7 @@ static Suite *scenario_suite(void)
 	tcase_add_test(tc, test_sizes_beyond_the_model);
 	tcase_add_test(tc, test_chrome_group_names_clash);
 	tcase_add_test(tc, test_many_keys_one_pass);
+	tcase_add_test(tc, test_psi_agent_trigger_limits);
 	suite_add_tcase(s, tc);
 	return s;
 }
