@@ -1142,6 +1142,8 @@ static struct scn_workload *workload_create(struct scenario *s, const struct par
 	memcpy(w->name, name, strlen(name) + 1);	/* section_object checked its length */
 	w->threads = 1;
 	w->advice = -1;		/* the type's (workload_validate) */
+	/* the scale in force is known before any section's keys: params_init() may use it */
+	w->scale = s->machine.scale;
 	w->type = te ? workload_type_find(te->value) : workload_types[0];
 	if (!w->type) {
 		char what[512] = "a workload type (";

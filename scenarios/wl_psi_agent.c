@@ -29,18 +29,9 @@
 
 #include "models/mm.h"
 #include "models/psi.h"
+#include "scenarios/wl_psi_agent.h"
 #include "scenarios/workload.h"
 
-struct psi_agent_params {
-	char target[SCN_NAME_LEN];	/* the memcg it watches and reclaims from, or "root" */
-	bool enable;			/* writes memory.reclaim (no: only reads the pressure) */
-	uint64_t interval_ns;		/* between two reads */
-	double pressure;		/* target: some avg10, percent */
-	double step;			/* the largest write, a fraction of memory.current */
-	double coeff_probe;		/* pressure / target where the step is the largest */
-	uint64_t min_size;		/* no reclaim below this memory.current, bytes */
-	char trigger[64];		/* "some|full THRESHOLD_US WINDOW_US", or "none" */
-};
 
 struct psi_agent {
 	struct mem_cgroup *target;
@@ -188,7 +179,8 @@ static void psi_agent_params_init(struct scn_workload *cfg)
 	p->pressure = 0.17;
 	p->step = 0.01;
 	p->coeff_probe = 10;
-	p->min_size = 100ULL << 20;
+	/* 100M at full scale, scaled as a written min_size is */
+	p->min_size = (uint64_t)llround((double)(100ULL << 20) * cfg->scale);
 	snprintf(p->target, sizeof(p->target), "root");
 	snprintf(p->trigger, sizeof(p->trigger), "some 150000 1000000");
 }

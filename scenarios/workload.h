@@ -39,7 +39,7 @@ struct workload_ops {
 	/* ---- the scenario file ---- */
 	const struct key_desc *keys;	/* the type's own keys, {0}-terminated (NULL: none) */
 	size_t params_size;		/* bytes of the struct they fill (cfg->params) */
-	/* optional: defaults, before the section's keys are applied */
+	/* optional: defaults, before the section's keys are applied (cfg->scale is set) */
 	void (*params_init)(struct scn_workload *cfg);
 	/* optional: checks and derived values once the file is read; 0 or scn_fail() */
 	int (*check)(struct scn_workload *cfg, const struct scn_check *ck);

@@ -9,6 +9,7 @@
 #include "harness.h"
 #include "scenarios/scenario.h"
 #include "scenarios/wl_access.h"
+#include "scenarios/wl_psi_agent.h"
 #include "scenarios/workload.h"
 
 #define KiB 1024ULL
@@ -1293,6 +1294,41 @@ START_TEST(test_many_keys_one_pass)
 }
 END_TEST
 
+/* psi-agent's min_size: senpai's 100M at full scale, scaled by --scale as a written one is */
+START_TEST(test_psi_agent_min_size_scales)
+{
+	static const struct {
+		const char *line;	/* min_size, or none */
+		double scale;
+		uint64_t want;
+	} cases[] = {
+		{ NULL, 1.0, 100 * MiB }, { NULL, 0.25, 25 * MiB },
+		{ "min_size = 200M", 0.25, 50 * MiB }, { "min_size = 0", 0.25, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char sec[160], *t, *path, err[1024];
+		struct scenario s;
+		const struct psi_agent_params *p;
+
+		snprintf(sec, sizeof(sec), "[workload.agent]\ntype = psi-agent\ntarget = app\n%s",
+			 cases[i].line ? cases[i].line : "");
+		t = variant(NR_BASE_LINES + 1, NULL, sec);
+		path = harness_write_temp(t);
+		ck_assert_msg(scenario_load(&s, path, NULL, 0, cases[i].scale, err, sizeof(err)) == 0,
+			      "%s", err);
+		p = s.workload[1].params;
+		ck_assert_str_eq(s.workload[1].type->name, "psi-agent");
+		ck_assert_msg(p->min_size == cases[i].want, "case %zu: min_size %llu, want %llu", i,
+			      (unsigned long long)p->min_size, (unsigned long long)cases[i].want);
+		scenario_free(&s);
+		unlink(path);
+		free(path);
+		free(t);
+	}
+}
+END_TEST
+
 /* psi-agent's trigger: the kernel's limits, the value quoted, its file, line and key */
 START_TEST(test_psi_agent_trigger_limits)
 {
@@ -1380,6 +1416,7 @@ static Suite *scenario_suite(void)
 	tcase_add_test(tc, test_chrome_group_names_clash);
 	tcase_add_test(tc, test_many_keys_one_pass);
 	tcase_add_test(tc, test_psi_agent_trigger_limits);
+	tcase_add_test(tc, test_psi_agent_min_size_scales);
 	suite_add_tcase(s, tc);
 	return s;
 }
