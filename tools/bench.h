@@ -15,6 +15,8 @@ int cmd_bench(int argc, char **argv);
 int bench_trace(int argc, char **argv);
 /* Host seconds on the monotonic clock. */
 double bench_now_s(void);
+/* CPU seconds of this process: a figure that the machine's other load does not count. */
+double bench_cpu_s(void);
 /*
  * One node of `pages` pages under `policy`, an NVMe device, and one actor
  * running fn(arg) with kswapd beside it, to the end. 0, or 1 if setup failed.

@@ -38,6 +38,7 @@ struct replay_result {
 	uint64_t bytes_missed;		/* of the requests' bytes, those of pages read */
 	uint64_t sim_ns;		/* simulated time of the replay */
 	double host_s;			/* host seconds of the replay */
+	double cpu_s;			/* CPU seconds of the replay (its process, every thread) */
 	int ok;				/* the child finished */
 	uint64_t failed_at;		/* the request (from 1) whose access failed, or 0 */
 	int error;			/* that access's -errno */
@@ -59,12 +60,13 @@ static void replay_actor(struct actor *a, void *arg)
 	struct address_space *f = file_create("trace", b->tr->nr_pages, &b->dev, 0, false);
 	const struct trace_req *req = b->tr->req, *end = req + b->tr->nr;
 	uint64_t t0_ns;
-	double t0;
+	double t0, cpu0;
 
 	a->untimed = b->untimed;
 	memcg->max = b->cache_pages;
 	t0_ns = actor_now_ns(a);
 	t0 = bench_now_s();
+	cpu0 = bench_cpu_s();
 	for (; req < end; req++) {
 		uint64_t major = 0;
 
@@ -89,6 +91,7 @@ static void replay_actor(struct actor *a, void *arg)
 		actor_cond_resched(a);
 	}
 	b->r.host_s = bench_now_s() - t0;
+	b->r.cpu_s = bench_cpu_s() - cpu0;
 	actor_flush_cpu(a);
 	b->r.sim_ns = actor_now_ns(a) - t0_ns;
 	b->r.ok = 1;
@@ -326,10 +329,11 @@ int bench_trace(int argc, char **argv)
 				continue;
 			}
 			printf("%s %s cache size %8s, %zu req, miss ratio %.4f, byte miss ratio %.4f, "
-			       "throughput %.2f M req/s", path, policy[p]->name, size, tr.nr,
-			       (double)r.misses / (double)tr.nr,
+			       "throughput %.2f M req/s, CPU %.2f s (%.0f ns/req)", path,
+			       policy[p]->name, size, tr.nr, (double)r.misses / (double)tr.nr,
 			       tr.bytes ? (double)r.bytes_missed / (double)tr.bytes : 0.0,
-			       (double)tr.nr / r.host_s / 1e6);
+			       (double)tr.nr / r.host_s / 1e6, r.cpu_s,
+			       r.cpu_s * 1e9 / (double)tr.nr);
 			if (untimed)
 				printf(" (no timing)\n");
 			else
