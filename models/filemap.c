@@ -102,19 +102,18 @@ struct address_space *file_create(const char *name, uint64_t nr_pages,
 	memcpy(as->name, name, strlen(name) + 1);
 	as->nr_pages = nr_pages;
 	as->slots = calloc(nr_pages, sizeof(*as->slots));
-	as->mapcount = calloc(nr_pages ? nr_pages : 1, sizeof(*as->mapcount));
-	as->disk_version = calloc(nr_pages ? nr_pages : 1, sizeof(*as->disk_version));
 	as->dirty_tag = calloc(nr_pages / 64 + 1, sizeof(*as->dirty_tag));
 	as->dirty_tag_sum = calloc(nr_pages / 4096 + 1, sizeof(*as->dirty_tag_sum));
 	as->page_version = calloc(nr_pages ? nr_pages : 1, sizeof(*as->page_version));
 	as->bdev = bdev;
 	as->bdev_start = bdev_start;
 	as->exec = exec;
-	if (!as->slots || !as->mapcount || !as->disk_version || !as->dirty_tag ||
+	if (!as->slots || lazy_array_init(&as->mapcount, nr_pages, sizeof(uint16_t)) ||
+	    lazy_array_init(&as->disk_version, nr_pages, sizeof(uint32_t)) || !as->dirty_tag ||
 	    !as->dirty_tag_sum || !as->page_version || mapping_register(as)) {
 		free(as->slots);
-		free(as->mapcount);
-		free(as->disk_version);
+		lazy_array_free(&as->mapcount);
+		lazy_array_free(&as->disk_version);
 		free(as->dirty_tag);
 		free(as->dirty_tag_sum);
 		free(as->page_version);
@@ -207,14 +206,14 @@ void task_free_anon(struct task *t)
 /* A PTE of f's page `index` appears in one more mm: NR_FILE_MAPPED counts pages. */
 static void file_map_pte(struct address_space *f, uint64_t index, struct folio *folio)
 {
-	if (!f->mapcount[index]++)
+	if (!(*lazy_u16_ptr(&f->mapcount, index))++)
 		mod_lruvec_state(folio_lruvec(folio), NR_FILE_MAPPED, 1);
 }
 
 /* ... and one less (zap or unmap) */
 static void file_unmap_pte(struct address_space *f, uint64_t index, struct folio *folio)
 {
-	if (!--f->mapcount[index])
+	if (!--*lazy_u16_ptr(&f->mapcount, index))
 		mod_lruvec_state(folio_lruvec(folio), NR_FILE_MAPPED, -1);
 }
 
@@ -392,7 +391,7 @@ static void filemap_add_folio(struct address_space *f, uint32_t idx, uint64_t in
 
 	folio->mapping = f->id;
 	folio->index = (uint32_t)index;
-	folio->version = f->disk_version[index];
+	folio->version = file_disk_version(f, index);
 	f->slots[index] = idx;
 	f->nr_resident++;
 	mod_lruvec_state(folio_lruvec(folio), NR_FILE_PAGES, 1);

@@ -150,6 +150,45 @@ void folio_table_put(uint32_t idx)
 	folio_table.nr_free++;
 }
 
+int lazy_array_init(struct lazy_array *la, uint64_t nr, size_t elem)
+{
+	const uint64_t block = 1ULL << LAZY_BLOCK_SHIFT;
+	uint64_t bytes = (nr ? nr : 1) * elem, nr_blocks = (bytes + block - 1) / block;
+	size_t words = (size_t)(nr_blocks + 63) / 64;
+
+	/* block-aligned, so that a block stored to is whole host pages and none
+	 * of its neighbours' is read; its content is never read before a store */
+	la->base = aligned_alloc(block, nr_blocks * block);
+	la->stored = malloc(words * sizeof(*la->stored));
+	if (!la->base || !la->stored) {
+		lazy_array_free(la);
+		return -ENOMEM;
+	}
+	/* written, not calloc'ed: the bitmap is read on every access */
+	memset(la->stored, 0, words * sizeof(*la->stored));
+	la->bytes = bytes;
+	return 0;
+}
+
+void lazy_array_free(struct lazy_array *la)
+{
+	free(la->base);
+	free(la->stored);
+	la->base = NULL;
+	la->stored = NULL;
+	la->bytes = 0;
+}
+
+void lazy_array_store_block(struct lazy_array *la, uint64_t off)
+{
+	uint64_t b = off >> LAZY_BLOCK_SHIFT, start = b << LAZY_BLOCK_SHIFT;
+	uint64_t len = la->bytes - start < (1ULL << LAZY_BLOCK_SHIFT) ?
+		       la->bytes - start : (1ULL << LAZY_BLOCK_SHIFT);
+
+	memset(la->base + start, 0, len);
+	la->stored[b / 64] |= 1ULL << (b % 64);
+}
+
 int mm_init(const struct machine *machine, const struct reclaim_policy *policy,
 	    int vm_swappiness, uint64_t seed)
 {
@@ -228,10 +267,10 @@ void mm_exit(void)
 	for (uint32_t i = 0; i < mm.nr_mappings; i++) {
 		free(mm.mappings[i]->slots);
 		free(mm.mappings[i]->ptes);
-		free(mm.mappings[i]->mapcount);
+		lazy_array_free(&mm.mappings[i]->mapcount);
 		free(mm.mappings[i]->dirty_tag);
 		free(mm.mappings[i]->dirty_tag_sum);
-		free(mm.mappings[i]->disk_version);
+		lazy_array_free(&mm.mappings[i]->disk_version);
 		free(mm.mappings[i]->page_version);
 		free(mm.mappings[i]);
 	}
@@ -418,7 +457,7 @@ static int check_page_folio(const struct address_space *as, uint64_t i, uint64_t
 	if (folio_test_dirty(f) || folio_test_locked(f) || folio_pte_dirty(f))
 		return 0;
 	if (as->type == AS_FILE)
-		backing = as->disk_version[i];
+		backing = file_disk_version(as, i);
 	else if (folio_test_swapcache(f))
 		backing = mm.swap->slot_version[f->private];
 	else
@@ -450,10 +489,10 @@ static int check_mapping(const struct address_space *as, uint64_t *nr_found, cha
 				return -1;
 			(*nr_found)++;
 		} else if (as->type == AS_FILE) {
-			INVARIANT(as->disk_version[i] == want,
+			INVARIANT(file_disk_version(as, i) == want,
 				  "file '%s' page %llu is not cached and its device holds version %u, "
 				  "but it was last written at version %u", as->name,
-				  (unsigned long long)i, as->disk_version[i], want);
+				  (unsigned long long)i, file_disk_version(as, i), want);
 		} else if (entry && mm.swap && (slot = swp_slot(entry))) {
 			INVARIANT(slot <= mm.swap->nr_slots && mm.swap->slot_mapping[slot] == as->id &&
 				  mm.swap->slot_index[slot] == i,

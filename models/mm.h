@@ -189,6 +189,75 @@ struct task;
 struct address_space;
 
 /*
+ * A per-page array that most pages never store to (a file page's disk
+ * version, its mapcount), in 4 KiB blocks: a block is zeroed at its first
+ * store, and a read of a block never stored to is 0 and touches nothing.
+ * So the per-page path never reads memory that was never written: on a host
+ * without a zero page (PVM's pvm_no_zero_page) such a read costs a fault the
+ * first time, and every read of an array costs cache and TLB misses that a
+ * bit in a small bitmap does not (issue 38).
+ */
+#define LAZY_BLOCK_SHIFT 12
+
+struct lazy_array {
+	unsigned char *base;		/* the array: valid in the blocks stored to */
+	uint64_t *stored;		/* a bit per block: zeroed and stored to */
+	uint64_t bytes;			/* its size */
+};
+
+/* An array of nr elements of elem bytes, all 0, no block touched: 0 or -ENOMEM. */
+int lazy_array_init(struct lazy_array *la, uint64_t nr, size_t elem);
+void lazy_array_free(struct lazy_array *la);
+/* Zeroes the block that holds byte `off` and marks it stored to. */
+void lazy_array_store_block(struct lazy_array *la, uint64_t off);
+
+static inline bool lazy_array_stored(const struct lazy_array *la, uint64_t off)
+{
+	uint64_t b = off >> LAZY_BLOCK_SHIFT;
+
+	return la->stored[b / 64] >> (b % 64) & 1;
+}
+
+/* Element i of a uint16_t array: 0 where no store was made */
+static inline uint16_t lazy_u16(const struct lazy_array *la, uint64_t i)
+{
+	return lazy_array_stored(la, i * 2) ? ((const uint16_t *)la->base)[i] : 0;
+}
+
+/* ... and the place to store it (its block zeroed first if it never was) */
+static inline uint16_t *lazy_u16_ptr(struct lazy_array *la, uint64_t i)
+{
+	if (!lazy_array_stored(la, i * 2))
+		lazy_array_store_block(la, i * 2);
+	return &((uint16_t *)la->base)[i];
+}
+
+static inline void lazy_u16_set(struct lazy_array *la, uint64_t i, uint16_t v)
+{
+	if (!lazy_array_stored(la, i * 2)) {
+		if (!v)
+			return;	/* it reads 0 already */
+		lazy_array_store_block(la, i * 2);
+	}
+	((uint16_t *)la->base)[i] = v;
+}
+
+static inline uint32_t lazy_u32(const struct lazy_array *la, uint64_t i)
+{
+	return lazy_array_stored(la, i * 4) ? ((const uint32_t *)la->base)[i] : 0;
+}
+
+static inline void lazy_u32_set(struct lazy_array *la, uint64_t i, uint32_t v)
+{
+	if (!lazy_array_stored(la, i * 4)) {
+		if (!v)
+			return;	/* it reads 0 already */
+		lazy_array_store_block(la, i * 4);
+	}
+	((uint32_t *)la->base)[i] = v;
+}
+
+/*
  * A task's mapping of a file (vm_area_struct, MAP_SHARED, the whole file):
  * its own PTEs, so that processes mapping one file each set their own young
  * bits, each is walked by the MGLRU aging, and reclaim's rmap visits them
@@ -211,7 +280,7 @@ struct address_space {
 	uint64_t *slots;		/* per page: folio index, shadow, or 0 */
 	uint8_t *ptes;			/* anon: per page PTE_* bits (its one mm) */
 	struct vm_area *i_mmap;		/* file: the mappings, most recent first */
-	uint16_t *mapcount;		/* file: per page, PTEs that map it (folio_mapcount) */
+	struct lazy_array mapcount;	/* file: uint16_t per page, PTEs that map it (folio_mapcount) */
 	struct blockdev *bdev;		/* backing device (files) */
 	uint64_t bdev_start;		/* first page number on the device */
 	struct task *owner;		/* anon: the task whose region this is */
@@ -227,7 +296,7 @@ struct address_space {
 	uint64_t *dirty_tag_sum;	/* file: a bit per dirty_tag word that is nonzero */
 	uint64_t dirtied_ns;		/* when it went from clean to dirty (inode->dirtied_when) */
 	uint64_t writeback_index;	/* where the flusher goes on */
-	uint32_t *disk_version;		/* data version the device holds per page */
+	struct lazy_array disk_version;	/* uint32_t per page: the data version the device holds */
 	uint32_t *page_version;		/* per page: the version last written, wherever it is now */
 };
 
@@ -381,6 +450,12 @@ static inline struct address_space *folio_mapping(const struct folio *folio)
 	return mm.mappings[folio->mapping];
 }
 
+/* The data version f's device holds for page `index` (0: never written there). */
+static inline uint32_t file_disk_version(const struct address_space *f, uint64_t index)
+{
+	return f->disk_version.base ? lazy_u32(&f->disk_version, index) : 0;
+}
+
 /*
  * A write made new data in the folio: a new version for it and for its page
  * (mm_check_invariants() then finds that version wherever the page goes:
@@ -462,7 +537,7 @@ static inline unsigned int folio_mapcount(const struct folio *folio)
 	const struct address_space *as = folio_mapping(folio);
 
 	if (as->type == AS_FILE)
-		return as->mapcount ? as->mapcount[folio->index] : 0;
+		return as->mapcount.base ? lazy_u16(&as->mapcount, folio->index) : 0;
 	return as->ptes && (as->ptes[folio->index] & PTE_PRESENT);
 }
 

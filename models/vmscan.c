@@ -100,7 +100,7 @@ static void try_to_unmap(struct folio *folio, struct actor *a)
 			as->owner->nr_swapents++;
 		}
 	} else {
-		as->mapcount[folio->index] = 0;
+		lazy_u16_set(&as->mapcount, folio->index, 0);
 		mod_lruvec_state(folio_lruvec(folio), NR_FILE_MAPPED, -1);
 	}
 }

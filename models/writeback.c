@@ -91,11 +91,6 @@ static uint64_t dirty_tag_next(const struct address_space *as, uint64_t from)
 	return w * 64 + (uint64_t)__builtin_ctzll(bits);
 }
 
-uint32_t file_disk_version(const struct address_space *as, uint64_t index)
-{
-	return as->disk_version ? as->disk_version[index] : 0;
-}
-
 void folio_mark_dirty(struct folio *folio)
 {
 	struct address_space *as = folio_mapping(folio);
@@ -509,8 +504,8 @@ static uint64_t writeback_file(struct bdi_writeback *wb, struct actor *a,
 			as->nr_dirty--;
 			dirty_tag_clear(as, i);
 			folio_mkclean(folio);
-			if (as->disk_version)
-				as->disk_version[i] = folio->version;
+			if (as->disk_version.base)
+				lazy_u32_set(&as->disk_version, i, folio->version);
 			folio_set_writeback(folio);
 			mod_lruvec_state(folio_lruvec(folio), NR_WRITEBACK, 1);
 			bio->idx[bio->nr++] = (uint32_t)entry;

@@ -46,8 +46,6 @@ void folio_mark_dirty(struct folio *folio);
  * pages exceed the limits. Returns the time it slept.
  */
 uint64_t balance_dirty_pages_ratelimited(struct actor *a, struct task *t);
-/* Written-back version of a file page, as the device holds it. */
-uint32_t file_disk_version(const struct address_space *as, uint64_t index);
 void wb_exit(void);
 
 #endif

@@ -1146,7 +1146,7 @@ static void two_mms_fn(struct actor *a, void *arg)
 	unisolate(NR_ISOLATED_FILE, 1);
 	ck_assert_uint_eq(*harness_file_pte(fx.task, fx.file, 0), 0);
 	ck_assert_uint_eq(*harness_file_pte(other, fx.file, 0), 0);
-	ck_assert_uint_eq(fx.file->mapcount[0], 0);
+	ck_assert_uint_eq(lazy_u16(&fx.file->mapcount, 0), 0);
 	ck_assert_uint_eq(memcg_page_state(fx.memcg, NR_FILE_MAPPED), mapped - 1);
 	/* the other process exits: its PTEs go, the page stays mapped by the first */
 	ck_assert_uint_eq(folio_mapcount(B), 1);

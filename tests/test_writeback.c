@@ -9,6 +9,7 @@
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "models/memory.h"
@@ -27,6 +28,47 @@ struct wb_case {
 	int bad_version;
 	bool done;
 };
+
+/*
+ * A file's disk versions and mapcounts are lazy arrays: a read of a block
+ * never stored to is 0 whatever its memory holds (it is not read), a store
+ * zeroes its own block only, and a store of 0 to such a block stores nothing.
+ */
+START_TEST(test_lazy_array_reads_only_blocks_stored_to)
+{
+	const uint64_t per_block = (1ULL << LAZY_BLOCK_SHIFT) / sizeof(uint32_t);
+	const uint64_t nr = 3 * per_block + 5;	/* the last block partial */
+	struct lazy_array la = { 0 }, mc = { 0 };
+
+	ck_assert_int_eq(lazy_array_init(&la, nr, sizeof(uint32_t)), 0);
+	memset(la.base, 0xab, la.bytes);	/* what an unstored block may hold */
+	for (uint64_t i = 0; i < nr; i++)
+		ck_assert_uint_eq(lazy_u32(&la, i), 0);
+	lazy_u32_set(&la, per_block + 1, 0);
+	ck_assert(!lazy_array_stored(&la, (per_block + 1) * sizeof(uint32_t)));
+	lazy_u32_set(&la, per_block + 1, 7);
+	ck_assert(lazy_array_stored(&la, per_block * sizeof(uint32_t)));
+	ck_assert(!lazy_array_stored(&la, (per_block - 1) * sizeof(uint32_t)));
+	ck_assert(!lazy_array_stored(&la, 2 * per_block * sizeof(uint32_t)));
+	for (uint64_t i = per_block; i < 2 * per_block; i++)
+		ck_assert_uint_eq(lazy_u32(&la, i), i == per_block + 1 ? 7 : 0);
+	ck_assert_uint_eq(((uint32_t *)la.base)[per_block - 1], 0xababababu);
+	lazy_u32_set(&la, nr - 1, 9);
+	ck_assert_uint_eq(lazy_u32(&la, nr - 1), 9);
+	ck_assert_uint_eq(lazy_u32(&la, nr - 2), 0);
+	lazy_array_free(&la);
+
+	ck_assert_int_eq(lazy_array_init(&mc, 10, sizeof(uint16_t)), 0);
+	memset(mc.base, 0xab, mc.bytes);
+	ck_assert_uint_eq(lazy_u16(&mc, 3), 0);
+	(*lazy_u16_ptr(&mc, 3))++;
+	ck_assert_uint_eq(lazy_u16(&mc, 3), 1);
+	ck_assert_uint_eq(lazy_u16(&mc, 4), 0);
+	lazy_u16_set(&mc, 3, 0);
+	ck_assert_uint_eq(lazy_u16(&mc, 3), 0);
+	lazy_array_free(&mc);
+}
+END_TEST
 
 static uint64_t dirty_pages(void)
 {
@@ -54,7 +96,7 @@ static void write_then_flush(struct actor *a, void *arg)
 	for (uint64_t i = 0; i < NR_PAGES; i++) {
 		struct folio *folio = folio_of((uint32_t)c->f->slots[i]);
 
-		if (folio->version != c->f->disk_version[i] || folio_test_dirty(folio))
+		if (folio->version != file_disk_version(c->f, i) || folio_test_dirty(folio))
 			c->bad_version++;
 	}
 	c->done = true;
@@ -434,6 +476,7 @@ static Suite *writeback_suite(void)
 	TCase *tc = tcase_create("writeback");
 
 	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_lazy_array_reads_only_blocks_stored_to);
 	tcase_add_test(tc, test_flusher_cleans_and_versions_reach_the_device);
 	tcase_add_test(tc, test_start_all_writes_a_snapshot);
 	tcase_add_test(tc, test_write_is_not_an_access_nor_a_refault);
