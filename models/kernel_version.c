@@ -23,6 +23,9 @@ const struct kernel_rules kernel_rules_table[NR_KERNEL_VERSIONS] = {
 		.vma_has_recency = true,
 		.lru_gen_refault_all = true,
 		.zram_swap_bio = true,
+		.zswap_shrinker = true,
+		.zswap_second_chance = true,
+		.zswap_exclusive_loads = true,
 	},
 	[KERNEL_7_2] = {
 		.name = "7.2",
@@ -31,6 +34,10 @@ const struct kernel_rules kernel_rules_table[NR_KERNEL_VERSIONS] = {
 		.lru_gen_recent_max_seq = true,
 		.lru_gen_activate_in_fault = true,
 		.zram_swap_bio = true,
+		.zswap_shrinker = true,
+		.zswap_second_chance = true,
+		.zswap_exclusive_loads = true,
+		.zswap_incompressible_as_is = true,
 	},
 };
 
@@ -52,6 +59,18 @@ const struct kernel_rule_doc kernel_rule_docs[] = {
 	RULE("zram_swap_bio", zram_swap_bio,
 	     "zram swap I/O is bios, counted in pgpgin/pgpgout (before: ->rw_page, not)",
 	     "6.4, block: remove ->rw_page"),
+	RULE("zswap_shrinker", zswap_shrinker,
+	     "zswap's shrinker (shrinker_enabled); zswap.max writes back first (before: none)",
+	     "6.8, b5ba474f3f51 zswap: shrink zswap pool based on memory pressure"),
+	RULE("zswap_second_chance", zswap_second_chance,
+	     "zswap writeback skips a referenced entry once (before: the LRU's oldest)",
+	     "6.12, mm: zswap: implement a second chance algorithm for dynamic zswap shrinker"),
+	RULE("zswap_exclusive_loads", zswap_exclusive_loads,
+	     "a zswap load into the swap cache frees the entry (before: kept, moved to LRU head)",
+	     "6.9, mm/zswap: remove the exclusive_loads knob (6.6's default was off)"),
+	RULE("zswap_incompressible_as_is", zswap_incompressible_as_is,
+	     "zswap keeps a page that does not compress as it is (before: rejected)",
+	     "6.18, dca4437a5861 mm/zswap: store <PAGE_SIZE compression failed page as-is"),
 	{ 0 }
 };
 

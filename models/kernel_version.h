@@ -51,6 +51,14 @@ struct kernel_rules {
 	bool lru_gen_activate_in_fault;
 	/* zram swap I/O goes through submit_bio() (pgpgin/pgpgout); before, ->rw_page */
 	bool zram_swap_bio;
+	/* zswap's memcg-aware shrinker (shrinker_enabled), and memory.zswap.max writing back */
+	bool zswap_shrinker;
+	/* zswap entries get a second chance: referenced on store, rotated once by the shrinker */
+	bool zswap_second_chance;
+	/* zswap_load() into the swap cache frees the entry and dirties the folio */
+	bool zswap_exclusive_loads;
+	/* a page compressing to PAGE_SIZE or more is stored as it is (before: rejected) */
+	bool zswap_incompressible_as_is;
 };
 
 extern const struct kernel_rules kernel_rules_table[NR_KERNEL_VERSIONS];

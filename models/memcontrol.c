@@ -26,7 +26,7 @@ struct mem_cgroup *mem_cgroup_create(struct mem_cgroup *parent, const char *name
 	memcg->id = (unsigned short)++mm.nr_memcgs;
 	mm.memcgs[memcg->id] = memcg;
 	memcg->parent = parent;
-	memcg->max = memcg->high = memcg->swap_max = UINT64_MAX;
+	memcg->max = memcg->high = memcg->swap_max = memcg->zswap_max = UINT64_MAX;
 	memcg->swappiness = mm.vm_swappiness;
 	memcg->online = true;
 	/* group_init(): its averaging periods start now */
@@ -95,6 +95,11 @@ static void page_counter_charge(struct mem_cgroup *memcg, uint64_t nr)
 		if (pos->usage > pos->watermark)
 			pos->watermark = pos->usage;
 	}
+}
+
+void mem_cgroup_force_charge(struct mem_cgroup *memcg, uint64_t nr_pages)
+{
+	page_counter_charge(memcg, nr_pages);
 }
 
 void mem_cgroup_uncharge(struct mem_cgroup *memcg, uint64_t nr_pages)

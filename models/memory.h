@@ -30,6 +30,8 @@ struct mem_cgroup *mem_cgroup_find(const char *name);
  */
 int mem_cgroup_charge(struct actor *a, struct task *t, struct mem_cgroup *memcg);
 void mem_cgroup_uncharge(struct mem_cgroup *memcg, uint64_t nr_pages);
+/* A charge that must succeed (PF_MEMALLOC context, try_charge_memcg()'s force): over max too. */
+void mem_cgroup_force_charge(struct mem_cgroup *memcg, uint64_t nr_pages);
 /* Charges one page if every ancestor has room; no reclaim. */
 bool mem_cgroup_try_charge_noreclaim(struct mem_cgroup *memcg);
 /*
@@ -110,6 +112,12 @@ int anon_access(struct actor *a, struct task *t, struct address_space *as,
 uint32_t alloc_charge_folio(struct actor *a, struct task *t, struct mem_cgroup *memcg);
 /* A folio only if it needs no reclaim (readahead): charge under max, low watermark. */
 uint32_t alloc_folio_noreclaim(struct mem_cgroup *memcg, int nid);
+/*
+ * A folio allocated by a reclaimer (PF_MEMALLOC): the charge is forced and
+ * the page may come from below the min watermark; 0 only if no node has a
+ * free page.
+ */
+uint32_t alloc_folio_memalloc(struct mem_cgroup *memcg, int nid);
 /* Adds a new folio to the LRU (through workingset_refault when shadowed). */
 void folio_add_lru(struct folio *folio, uint64_t shadow);
 

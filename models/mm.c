@@ -632,10 +632,13 @@ int mm_check_invariants(char *err, size_t len)
 		/* usage is hierarchical: its own pages are usage minus the children's */
 		for (int ch = 0; ch < memcg->nr_children; ch++)
 			own -= memcg->children[ch]->usage;
-		INVARIANT(own == nr_folios + memcg->nr_charge_inflight,
-			  "memcg '%s': usage %llu (own %llu) != %llu folios + %llu charges in flight",
-			  memcg->name, (unsigned long long)memcg->usage, (unsigned long long)own,
-			  (unsigned long long)nr_folios, (unsigned long long)memcg->nr_charge_inflight);
+		/* zswap's pool pages are charged to the memcg too (obj_cgroup_charge_zswap) */
+		INVARIANT(own == nr_folios + memcg->nr_charge_inflight + memcg->zswap_charged,
+			  "memcg '%s': usage %llu (own %llu) != %llu folios + %llu charges in flight "
+			  "+ %llu zswap pages", memcg->name, (unsigned long long)memcg->usage,
+			  (unsigned long long)own, (unsigned long long)nr_folios,
+			  (unsigned long long)memcg->nr_charge_inflight,
+			  (unsigned long long)memcg->zswap_charged);
 	}
 
 	failed_kind = MM_INV_FOLIOS;

@@ -72,6 +72,13 @@ struct mem_cgroup {
 	uint64_t stats_updates;		/* |stat changes| in its subtree since its last flush */
 	uint64_t nr_charge_inflight;	/* charged here, no folio yet (alloc_charge_folio in reclaim) */
 	struct psi_group psi;		/* memory.pressure (the root's: /proc/pressure/memory) */
+	/* zswap (models/zswap.c) */
+	uint64_t zswap_max;		/* memory.zswap.max in pages (UINT64_MAX = "max") */
+	uint64_t zswap_b;		/* memory.stat zswap: pool bytes of its subtree (MEMCG_ZSWAP_B) */
+	uint64_t zswapped;		/* memory.stat zswapped: pages of its subtree (MEMCG_ZSWAPPED) */
+	uint64_t zswap_own_b;		/* pool bytes of its own entries */
+	uint64_t zswap_charged;		/* pages of usage those bytes are charged as */
+	uint64_t zswap_events[3];	/* ZSWPIN, ZSWPOUT, ZSWPWB (local) */
 };
 
 enum pgdat_flags {

@@ -105,6 +105,23 @@ uint32_t alloc_folio_noreclaim(struct mem_cgroup *memcg, int nid)
 	return idx;
 }
 
+uint32_t alloc_folio_memalloc(struct mem_cgroup *memcg, int nid)
+{
+	struct folio *folio;
+	uint32_t idx;
+
+	nid = numa_alloc_page_nowmark(&mm.machine, nid);
+	if (nid < 0)
+		return 0;
+	mem_cgroup_force_charge(memcg, 1);
+	idx = folio_table_get();
+	folio = folio_of(idx);
+	folio->nid = (uint8_t)nid;
+	folio->memcg_id = memcg->id;
+	count_vm_events(PGALLOC, 1);
+	return idx;
+}
+
 void folio_add_lru(struct folio *folio, uint64_t shadow)
 {
 	struct lruvec *lruvec = folio_lruvec(folio);

@@ -17,6 +17,7 @@
 #include "models/policy.h"
 #include "models/swap.h"
 #include "models/vmscan.h"
+#include "models/zswap.h"
 
 static struct swap_info swap_info;
 
@@ -71,6 +72,7 @@ void swap_exit(void)
 	free(swap_info.slot_mapping);
 	free(swap_info.slot_index);
 	zram_exit(&swap_info.zram);
+	zswap_exit();
 	memset(&swap_info, 0, sizeof(swap_info));
 }
 
@@ -122,15 +124,13 @@ void delete_from_swap_cache(struct folio *folio)
 	folio_clear_swapcache(folio);
 }
 
-/* zram's pool grows and shrinks in pages taken from the nodes. */
-static int zram_sync_pool(int nid)
+int swap_pool_sync(uint64_t *pool_pages, uint64_t want, int nid)
 {
-	struct swap_info *si = mm.swap;
-	uint64_t want = zram_pool_pages(&si->zram), have = 0;
+	uint64_t have = 0;
 	int n;
 
 	for_each_node(n)
-		have += si->pool_pages[n];
+		have += pool_pages[n];
 	while (have < want) {
 		int got = -1;
 
@@ -143,20 +143,28 @@ static int zram_sync_pool(int nid)
 		}
 		if (got < 0)
 			return -ENOMEM;
-		si->pool_pages[got]++;
+		pool_pages[got]++;
 		have++;
 	}
 	while (have > want) {
 		int most = 0;
 
 		for_each_node(n)
-			if (si->pool_pages[n] > si->pool_pages[most])
+			if (pool_pages[n] > pool_pages[most])
 				most = n;
 		numa_unreserve_page(&mm.machine, most);
-		si->pool_pages[most]--;
+		pool_pages[most]--;
 		have--;
 	}
 	return 0;
+}
+
+/* zram's pool grows and shrinks in pages taken from the nodes. */
+static int zram_sync_pool(int nid)
+{
+	struct swap_info *si = mm.swap;
+
+	return swap_pool_sync(si->pool_pages, zram_pool_pages(&si->zram), nid);
 }
 
 void swap_free(uint64_t slot)
@@ -164,6 +172,7 @@ void swap_free(uint64_t slot)
 	struct swap_info *si = mm.swap;
 	unsigned short memcg_id = si->slot_memcg[slot];
 
+	zswap_invalidate(slot);
 	if (si->type == SWAP_ZRAM) {
 		zram_free(&si->zram, slot);
 		zram_sync_pool(0);
@@ -194,6 +203,17 @@ static void swap_end_write(void *private, uint64_t now)
 }
 
 int swap_writepage(struct folio *folio, struct actor *a)
+{
+	/* zswap takes it first: no device write, nothing counted in pswpout */
+	if (zswap_store(folio, a)) {
+		mm.swap->slot_version[folio->private] = folio->version;
+		folio_clear_dirty(folio);
+		return 0;
+	}
+	return __swap_writepage(folio, a);
+}
+
+int __swap_writepage(struct folio *folio, struct actor *a)
 {
 	struct swap_info *si = mm.swap;
 	struct address_space *as = folio_mapping(folio);
@@ -247,7 +267,7 @@ static void swap_cluster_readahead(struct actor *a, uint64_t slot, struct bio_ba
 	for (uint64_t s = start ? start : 1; s < end && s <= si->nr_slots; s++) {
 		struct address_space *owner;
 		struct folio *folio;
-		uint64_t entry;
+		uint64_t entry, zswap_ns;
 		uint32_t idx;
 
 		if (s == slot || !si->slot_mapping[s] || si->cache[s] || !si->slot_memcg[s])
@@ -270,10 +290,16 @@ static void swap_cluster_readahead(struct actor *a, uint64_t slot, struct bio_ba
 		si->cache[s] = idx;
 		mod_lruvec_state(folio_lruvec(folio), NR_ANON_MAPPED, 1);
 		folio_add_lru(folio, si->shadow[s]);
+		si->nr_readahead++;
+		/* swap_read_folio(): zswap first */
+		if (zswap_load(s, folio, true, &zswap_ns)) {
+			actor_charge_sys(a, zswap_ns);
+			continue;
+		}
+		zswap_folio_swapin(folio);
 		bio_batch_submit(batch, a, si->bdev, REQ_OP_READ, si->bdev_start + s, 1);
 		count_vm_events(PGPGIN, PAGE_SIZE / 1024);
 		count_vm_events(PSWPIN, 1);
-		si->nr_readahead++;
 	}
 }
 
@@ -287,7 +313,8 @@ int do_swap_page(struct actor *a, struct task *t, struct address_space *as,
 	uint8_t *pte = &as->ptes[index];
 	unsigned long pflags;
 	struct folio *folio;
-	bool workingset;
+	bool workingset, from_zswap = false;
+	uint64_t zswap_ns = 0;
 	uint32_t idx;
 
 	count_vm_events(PGFAULT, 1);
@@ -339,10 +366,17 @@ int do_swap_page(struct actor *a, struct task *t, struct address_space *as,
 		 * swap_read_folio(), which stalls on a workingset folio: the
 		 * read's CPU is charged after the add, its cost taken before
 		 * the slot is freed. */
-		uint64_t read_ns = zram_read(&si->zram, slot);
+		uint64_t read_ns;
 
-		if (mm.kernel->zram_swap_bio)
-			count_vm_events(PGPGIN, PAGE_SIZE / 1024);
+		/* swap_read_folio(): zswap first; not into the swap cache, so the
+		 * entry stays (zswap_load()'s exception) until swap_free() */
+		from_zswap = zswap_load(slot, folio, false, &read_ns);
+		if (!from_zswap) {
+			read_ns = zram_read(&si->zram, slot);
+			zswap_folio_swapin(folio);
+			if (mm.kernel->zram_swap_bio)
+				count_vm_events(PGPGIN, PAGE_SIZE / 1024);
+		}
 		swap_free(slot);
 		folio_set_dirty(folio);
 		mod_lruvec_state(folio_lruvec(folio), NR_ANON_MAPPED, 1);
@@ -373,8 +407,14 @@ int do_swap_page(struct actor *a, struct task *t, struct address_space *as,
 		if (workingset)
 			psi_memstall_enter(a, &pflags);
 		bio_batch_init(&batch);
-		bio_batch_submit(&batch, a, si->bdev, REQ_OP_READ, si->bdev_start + slot, 1);
-		count_vm_events(PGPGIN, PAGE_SIZE / 1024);
+		from_zswap = zswap_load(slot, folio, true, &zswap_ns);
+		if (from_zswap) {
+			actor_charge_sys(a, zswap_ns);
+		} else {
+			zswap_folio_swapin(folio);
+			bio_batch_submit(&batch, a, si->bdev, REQ_OP_READ, si->bdev_start + slot, 1);
+			count_vm_events(PGPGIN, PAGE_SIZE / 1024);
+		}
 		swap_cluster_readahead(a, slot, &batch);
 		bio_batch_wait(&batch, a);
 		if (workingset)
@@ -394,7 +434,8 @@ map:
 	*pte = PTE_PRESENT | PTE_YOUNG | (write ? PTE_DIRTY : 0);
 	t->rss_anon++;
 	t->nr_swapents--;
-	count_vm_events(PSWPIN, 1);
+	if (!from_zswap)
+		count_vm_events(PSWPIN, 1);
 	actor_charge_sys(a, COST_MINOR_FAULT_NS);
 	return ACCESS_MAJOR;
 }

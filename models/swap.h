@@ -82,6 +82,13 @@ void swap_free(uint64_t slot);
  * writeback (block), -1 failed (zram pool could not grow).
  */
 int swap_writepage(struct folio *folio, struct actor *a);
+/* __swap_writepage(): the device's write, zswap passed by (its writeback's) */
+int __swap_writepage(struct folio *folio, struct actor *a);
+/*
+ * The node pages a compressed pool (zram's, zswap's) holds follow `want`,
+ * taken on nid first; -ENOMEM if no node had a page for it.
+ */
+int swap_pool_sync(uint64_t *pool_pages, uint64_t want, int nid);
 /* do_swap_page(): the fault of a PTE holding a swap entry */
 int do_swap_page(struct actor *a, struct task *t, struct address_space *as,
 		 uint64_t index, bool write);

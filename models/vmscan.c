@@ -14,6 +14,7 @@
 #include "models/policy.h"
 #include "models/swap.h"
 #include "models/vmscan.h"
+#include "models/zswap.h"
 #include "models/workingset.h"
 #include "models/writeback.h"
 
@@ -517,6 +518,8 @@ static void shrink_node_memcgs(struct pglist_data *pgdat, struct scan_control *s
 			memcg_memory_event(memcg, MEMCG_LOW);
 		}
 		mm.policy->shrink_lruvec(lruvec, sc);
+		/* shrink_slab(): of the memcg-aware shrinkers, zswap's */
+		zswap_shrink_slab(pgdat->node_id, memcg, sc->priority, sc->actor);
 	}
 }
 
@@ -526,7 +529,12 @@ void shrink_node(struct pglist_data *pgdat, struct scan_control *sc)
 	uint64_t nr_reclaimed;
 
 	if (mm.policy->shrink_node && root_reclaim(sc)) {
+		struct mem_cgroup *memcg = NULL;
+
 		mm.policy->shrink_node(pgdat, sc);
+		/* shrink_one()'s shrink_slab() of each memcg, after the policy's pass */
+		while ((memcg = mem_cgroup_iter(NULL, memcg)))
+			zswap_shrink_slab(pgdat->node_id, memcg, sc->priority, sc->actor);
 		return;
 	}
 	target_lruvec = mem_cgroup_lruvec(sc->target_mem_cgroup, pgdat);

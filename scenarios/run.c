@@ -11,6 +11,7 @@
 #include "models/policy/loader.h"
 #include "models/policy/mglru.h"
 #include "models/swap.h"
+#include "models/zswap.h"
 #include "models/writeback.h"
 #include "models/vmscan.h"
 #include "scenarios/run.h"
@@ -86,6 +87,10 @@ static void report_vmstat(struct run_result *r)
 	}
 	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)
 		result_add_u64(g, vm_event_name[i], mm.vm_events[i]);
+	/* CONFIG_ZSWAP's events, wherever there is swap */
+	if (mm.swap)
+		for (int i = 0; i < NR_ZSWAP_EVENT_ITEMS; i++)
+			result_add_u64(g, zswap_event_name[i], zswap.events[i]);
 	/* no vmstat item: the writeback:writeback_wake_background-like count of
 	 * wakeup_flusher_threads(WB_REASON_VMSCAN) calls */
 	result_add_u64(result_group(r, "writeback"), "flusher_wakeups_vmscan",
@@ -213,6 +218,11 @@ static void report_memcg(struct run_result *r, struct mem_cgroup *memcg, uint64_
 	result_add_u64(g, "memory.swap.current", memcg->swap_usage * 4096);
 	result_add_u64(g, "memory.swap.max",
 		       memcg->swap_max == UINT64_MAX ? 0 : memcg->swap_max * 4096);
+	if (zswap.enabled) {
+		result_add_u64(g, "memory.zswap.current", memcg->zswap_b);
+		result_add_u64(g, "memory.zswap.max",
+			       memcg->zswap_max == UINT64_MAX ? 0 : memcg->zswap_max * 4096);
+	}
 
 	snprintf(name, sizeof(name), "memcg.%s.memory.stat", memcg->name);
 	g = result_group(r, name);
@@ -228,6 +238,14 @@ static void report_memcg(struct run_result *r, struct mem_cgroup *memcg, uint64_
 				     memcg_events(memcg, PGSTEAL_DIRECT));
 	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++)
 		result_add_u64(g, vm_event_name[events[i]], memcg_events(memcg, events[i]));
+	if (mm.swap) {
+		/* zswap: compressed bytes and pages of the subtree, then its events */
+		result_add_u64(g, "zswap", memcg->zswap_b);
+		result_add_u64(g, "zswapped", memcg->zswapped);
+		for (int i = 0; i < NR_ZSWAP_EVENT_ITEMS; i++)
+			result_add_u64(g, zswap_event_name[i],
+				       memcg_zswap_events(memcg, (enum zswap_event_item)i));
+	}
 
 	snprintf(name, sizeof(name), "memcg.%s.memory.events", memcg->name);
 	g = result_group(r, name);
@@ -261,6 +279,22 @@ static void report_swap(struct run_result *r)
 		result_add_u64(g, "zram_write_failed", si->nr_failed);
 	} else {
 		result_add_u64(g, "swap_ra", si->nr_readahead);
+	}
+	if (zswap.enabled) {
+		const struct zswap *z = &zswap.pool;
+
+		/* /sys/kernel/debug/zswap */
+		g = result_group(r, "zswap");
+		result_add_u64(g, "stored_pages", z->stored_pages);
+		result_add_u64(g, "pool_total_size", zswap_total_pages(z) * 4096);
+		result_add_u64(g, "pool_limit_hit", z->st.pool_limit_hit);
+		result_add_u64(g, "written_back_pages", z->st.written_back_pages);
+		result_add_u64(g, "reject_reclaim_fail", z->st.reject_reclaim_fail);
+		result_add_u64(g, "reject_compress_poor", z->st.reject_compress_poor);
+		result_add_u64(g, "reject_alloc_fail", z->st.reject_alloc_fail);
+		if (mm.kernel->zswap_incompressible_as_is)
+			result_add_u64(g, "stored_incompressible_pages",
+				       z->st.stored_incompressible_pages);
 	}
 }
 
@@ -721,6 +755,7 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 		memcgs[i]->low = pages_of(sm->low);
 		memcgs[i]->min = pages_of(sm->min);
 		memcgs[i]->swap_max = pages_of(sm->swap_max);
+		memcgs[i]->zswap_max = pages_of(sm->zswap_max);
 		if (sm->swappiness >= 0)
 			memcgs[i]->swappiness = sm->swappiness;
 		memcgs[i]->oom_group = sm->oom_group == 1;
@@ -768,6 +803,19 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 					 s->path);
 				goto out;
 			}
+	}
+	if (s->swap.zswap) {
+		struct zswap_params zp = {
+			.max_pool_percent = (unsigned int)s->swap.max_pool_percent,
+			.accept_thr_percent = (unsigned int)s->swap.accept_threshold_percent,
+			.shrinker_enabled = s->swap.shrinker_enabled,
+		};
+
+		zram_comp_parse(s->swap.comp_algorithm, &zp.compressor);
+		if (zswap_init(&zp, mm.swap->nr_slots)) {
+			snprintf(err, errlen, "scenario '%s': [swap]: cannot set up zswap", s->path);
+			goto out;
+		}
 	}
 	for_each_node(nid)
 		kswapd_run(nid);

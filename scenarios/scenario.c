@@ -20,6 +20,7 @@
 
 #include <ini.h>
 
+#include "models/kernel_version.h"
 #include "models/mm.h"
 #include "scenarios/scenario.h"
 #include "scenarios/workload.h"
@@ -247,10 +248,21 @@ static const struct key_desc swap_keys[] = {
 	KD("disksize", KT_SIZE, SP, struct scn_swap, disksize, 0, 0, "a size",
 	   "zram: /sys/block/zram0/disksize"),
 	KD("device", KT_STRING, U, struct scn_swap, device, 0, 0, "a device name",
-	   "block: the [device.*] holding the area"),
+	   "block: the [device.*] holding the area (zram has none: unused)"),
 	KD("comp_algorithm", KT_STRING, U, struct scn_swap, comp_algorithm, 0, 0,
 	  "lz4, lzo or zstd",
-	   "zram: /sys/block/zram0/comp_algorithm, lz4, lzo or zstd (lz4)"),
+	   "zram's comp_algorithm and zswap's compressor: lz4, lzo or zstd (lz4)"),
+	/* /sys/module/zswap/parameters (Documentation/admin-guide/mm/zswap.rst) */
+	KD("zswap", KT_BOOL, U, struct scn_swap, zswap, 0, 0, "yes or no",
+	   "zswap's compressed cache in front of the device (no)"),
+	KD("max_pool_percent", KT_INT, U, struct scn_swap, max_pool_percent, 0, 100,
+	  "a percentage (0-100)",
+	   "zswap: its pool's limit, percent of total RAM (20)"),
+	KD("accept_threshold_percent", KT_INT, U, struct scn_swap, accept_threshold_percent, 0,
+	  100, "a percentage (0-100)",
+	   "zswap: once full, stores resume below this percent of the limit (90)"),
+	KD("shrinker_enabled", KT_BOOL, U, struct scn_swap, shrinker_enabled, 0, 0, "yes or no",
+	   "zswap: write cold entries back under memory pressure (no; since 6.8)"),
 	{ 0 }
 };
 
@@ -296,6 +308,8 @@ static const struct key_desc memcg_keys[] = {
 	   "cgroup v2: hard protection (0)"),
 	KD("memory.swap.max", KT_LIMIT, S, struct scn_memcg, swap_max, 0, 0, "a size or max",
 	   "cgroup v2: swap limit (max)"),
+	KD("memory.zswap.max", KT_LIMIT, S, struct scn_memcg, zswap_max, 0, 0, "a size or max",
+	   "cgroup v2: zswap pool limit of its subtree (max)"),
 	KD("memory.oom.group", KT_TRISTATE, U, struct scn_memcg, oom_group, 0, 0, "0 or 1",
 	   "cgroup v2: 1 = the OOM killer kills the whole memcg (0)"),
 	/* cgroup v1's file: v2 has none and uses vm.swappiness (mem_cgroup_swappiness()) */
@@ -312,7 +326,8 @@ const struct scn_section_doc scn_sections[] = {
 	{ "memcg.NAME", "memcg.NAME", "a memory cgroup: its cgroup v2 files", memcg_keys },
 	{ "sysctl", "", "/proc/sys/vm, under the sysctl names (--set vm.KEY=V)", sysctl_keys },
 	{ "debugfs", "debugfs", "/sys/kernel/debug", debugfs_keys },
-	{ "swap", "swap", "one swap device: zram or an area on a [device.*]", swap_keys },
+	{ "swap", "swap", "one swap device: zram or an area on a [device.*]; zswap in front",
+	  swap_keys },
 	{ "mglru", "mglru", "/sys/kernel/mm/lru_gen, and isolate_folios variants", mglru_keys },
 	{ "memcg", "memcg", "the memcg code itself", memcg_opts_keys },
 	{ NULL, NULL, NULL, NULL }
@@ -1117,7 +1132,7 @@ static void device_defaults(struct scn_device *d)
 static void memcg_defaults(struct scn_memcg *m)
 {
 	memset(m, 0, sizeof(*m));
-	m->max = m->high = m->swap_max = SIZE_MAX_VALUE;
+	m->max = m->high = m->swap_max = m->zswap_max = SIZE_MAX_VALUE;
 	m->swappiness = -1;
 }
 
@@ -1302,6 +1317,10 @@ static void machine_defaults(struct scenario *s)
 	s->debugfs.fault_around_bytes = 65536;
 	snprintf(s->swap.type, sizeof(s->swap.type), "none");
 	snprintf(s->swap.comp_algorithm, sizeof(s->swap.comp_algorithm), "lz4");
+	/* zswap's module parameter defaults (mm/zswap.c); the shrinker's is
+	 * CONFIG_ZSWAP_SHRINKER_DEFAULT_ON, default n since it came in 6.8 */
+	s->swap.max_pool_percent = 20;
+	s->swap.accept_threshold_percent = 90;
 }
 
 /* The entries of the scenario being validated, to name lines in messages. */
@@ -1459,6 +1478,12 @@ static int scenario_validate(struct scenario *s, char *err, size_t errlen)
 				       "zram's size is given twice (size and disksize): one of them");
 		s->swap.size = s->swap.disksize;
 	}
+	if (s->swap.zswap && !strcmp(s->swap.type, "none"))
+		return fail_at(err, errlen, p, "swap", "zswap",
+			       "zswap caches pages on their way to a swap device: it needs a type");
+	if (s->swap.shrinker_enabled && !scenario_kernel(s)->zswap_shrinker)
+		return fail_at(err, errlen, p, "swap", "shrinker_enabled",
+			       "zswap's shrinker came in 6.8: the kernel emulated has none");
 	if (strcmp(s->swap.type, "none")) {
 		enum zram_comp c;
 		const char *size_key = s->swap.disksize ? "disksize" : "size";

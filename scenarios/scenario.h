@@ -52,6 +52,7 @@ struct scn_memcg {
 	char parent[SCN_NAME_LEN];	/* "" = the root */
 	uint64_t max, high, low, min;	/* bytes; UINT64_MAX = max */
 	uint64_t swap_max;		/* memory.swap.max, bytes */
+	uint64_t zswap_max;		/* memory.zswap.max, bytes */
 	int swappiness;			/* memory.swappiness (cgroup v1's file); -1 = vm.swappiness */
 	int oom_group;			/* memory.oom.group: 0 or 1 */
 };
@@ -121,6 +122,11 @@ struct scn_swap {
 	uint64_t disksize;		/* zram: /sys/block/zram0/disksize (0: size says) */
 	char device[SCN_NAME_LEN];	/* block: the device holding the area */
 	char comp_algorithm[16];	/* zram: /sys/block/zram0/comp_algorithm (lz4, lzo, zstd) */
+	/* zswap in front of the device: /sys/module/zswap/parameters */
+	bool zswap;			/* enabled */
+	int max_pool_percent;		/* of total RAM (20) */
+	int accept_threshold_percent;	/* of the pool limit (90) */
+	bool shrinker_enabled;		/* the memory-pressure shrinker (no) */
 };
 
 struct scenario {

@@ -39,6 +39,16 @@ double zram_comp_ratio(enum zram_comp c)
 	return comps[c].ratio;
 }
 
+uint64_t zram_comp_ns(enum zram_comp c)
+{
+	return comps[c].comp_ns;
+}
+
+uint64_t zram_decomp_ns(enum zram_comp c)
+{
+	return comps[c].decomp_ns;
+}
+
 int zram_init(struct zram *z, enum zram_comp comp, uint64_t disksize_pages)
 {
 	memset(z, 0, sizeof(*z));

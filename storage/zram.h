@@ -31,6 +31,9 @@ const char *zram_comp_name(enum zram_comp c);
 int zram_comp_parse(const char *s, enum zram_comp *c);
 /* The compressor's typical ratio (original / compressed). */
 double zram_comp_ratio(enum zram_comp c);
+/* CPU ns to compress / decompress one 4 KiB page (zswap's compressors are the same) */
+uint64_t zram_comp_ns(enum zram_comp c);
+uint64_t zram_decomp_ns(enum zram_comp c);
 
 int zram_init(struct zram *z, enum zram_comp comp, uint64_t disksize_pages);
 void zram_exit(struct zram *z);
