@@ -533,7 +533,7 @@ void shrink_node(struct pglist_data *pgdat, struct scan_control *sc)
 
 		mm.policy->shrink_node(pgdat, sc);
 		/* shrink_one()'s shrink_slab() of each memcg, after the policy's pass */
-		while ((memcg = mem_cgroup_iter(NULL, memcg)))
+		while (zswap.enabled && (memcg = mem_cgroup_iter(NULL, memcg)))
 			zswap_shrink_slab(pgdat->node_id, memcg, sc->priority, sc->actor);
 		return;
 	}
