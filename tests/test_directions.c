@@ -174,6 +174,41 @@ START_TEST(test_psi_agent_reclaims_under_target)
 }
 END_TEST
 
+/*
+ * zswap in front of block swap (issue 34): the pool serves swap-ins that
+ * block swap reads from the device, so the device reads far fewer pages
+ * (here none need be; at most half of block swap's) and the heap runs
+ * faster; the pool's pages are charged to the memcg.
+ */
+START_TEST(test_zswap_fewer_device_reads)
+{
+	static const char *const zswap_yes[] = { "swap.zswap=yes" };
+	struct run_result block, zswap;
+
+	run("zswap", "mglru-7.2", 1.0 / 64, NULL, 0, &block);
+	run("zswap", "mglru-7.2", 1.0 / 64, zswap_yes, 1, &zswap);
+	ck_assert(value(&block, "vmstat", "pswpin") > 0);
+	ck_assert_msg(value(&zswap, "vmstat", "pswpin") < 0.5 * value(&block, "vmstat", "pswpin"),
+		      "pswpin: block %.0f, zswap %.0f", value(&block, "vmstat", "pswpin"),
+		      value(&zswap, "vmstat", "pswpin"));
+	ck_assert_msg(value(&zswap, "device.swapdev", "reads") <
+		      0.5 * value(&block, "device.swapdev", "reads"),
+		      "device reads: block %.0f, zswap %.0f",
+		      value(&block, "device.swapdev", "reads"),
+		      value(&zswap, "device.swapdev", "reads"));
+	ck_assert(value(&zswap, "vmstat", "zswpin") > 0);
+	ck_assert(value(&block, "vmstat", "zswpout") == 0);
+	ck_assert(value(&zswap, "memcg.app.memory.stat", "zswap") > 0);
+	ck_assert_msg(value(&zswap, "workload.heap", "throughput_ops_s") >
+		      value(&block, "workload.heap", "throughput_ops_s"),
+		      "throughput: block %.0f, zswap %.0f",
+		      value(&block, "workload.heap", "throughput_ops_s"),
+		      value(&zswap, "workload.heap", "throughput_ops_s"));
+	result_free(&block);
+	result_free(&zswap);
+}
+END_TEST
+
 static Suite *directions_suite(void)
 {
 	Suite *s = suite_create("directions");
@@ -182,6 +217,7 @@ static Suite *directions_suite(void)
 		{ "file_anon_mix", test_file_anon_mix_old_ooms_others_finish },
 		{ "dd_throttle", test_dd_throttle_old_ooms_budget_finishes },
 		{ "psi_agent", test_psi_agent_reclaims_under_target },
+		{ "zswap", test_zswap_fewer_device_reads },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
