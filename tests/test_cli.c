@@ -492,7 +492,7 @@ END_TEST
 START_TEST(test_version_and_help)
 {
 	static const char *const cmds[] = { "run", "report", "sweep", "plot", "list", "bench",
-					    "ablate" };
+					    "ablate", "fuzz" };
 	const char *version[] = { "--version", NULL };
 	const char *global[] = { "--help", NULL };
 	struct cli_out v = cli_run(version), g = cli_run(global);
@@ -556,18 +556,20 @@ START_TEST(test_bash_completion)
 		 "t '%s' plot --what ''\n"
 		 "t '%s' bench --trace-f\n"
 		 "t '%s' run x.ini --set vm.page\n"
-		 "t '%s' view x.pb --outp\n",
+		 "t '%s' view x.pb --outp\n"
+		 "t '%s' fuzz --shr\n",
 		 harness_srcdir(), cli_mmemu(), cli_mmemu(), cli_mmemu(), cli_mmemu(), cli_mmemu(),
-		 cli_mmemu(), cli_mmemu());
+		 cli_mmemu(), cli_mmemu(), cli_mmemu());
 	rc = harness_exec(argv, &out, &err);
 	ck_assert_msg(rc == 0, "bash: %d: %s", rc, err);
-	ck_assert_msg(strstr(out, "run report sweep ablate view plot list bench check-policy --help --version\n"), "%s", out);
+	ck_assert_msg(strstr(out, "run report sweep ablate fuzz view plot list bench check-policy --help --version\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\n--policy\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\nclassic,mglru-budget\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\ngens memory throughput refaults swap pressure\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\n--trace-format\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\nvm.page-cluster=\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\n--output\n"), "%s", out);
+	ck_assert_msg(strstr(out, "\n--shrink-time\n"), "%s", out);
 	free(out);
 	free(err);
 }

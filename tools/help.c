@@ -133,6 +133,43 @@ static const struct command_help commands[] = {
 		"  --rank-timeout S  a rank silent this long (default 30) is lost\n",
 	},
 	{
+		.name = "fuzz",
+		.summary = "random machines, memcgs, workloads and policies under the invariant checks",
+		.usage =
+		"usage: mmemu fuzz [--policy a,b,...] [--seed N] [--time SECONDS] [--runs N]\n"
+		"                  [--out DIR] [-j N] [--case-timeout SECONDS]\n"
+		"                  [--shrink-time SECONDS]\n",
+		.text =
+		"Draws cases from a PRNG seeded by --seed: a machine (1 to 4 nodes, their\n"
+		"memory and cores, 1 to 3 devices of the device types, no swap, zram or a\n"
+		"swap area on a device, vm.* knobs, the [mglru] switches), a memcg tree\n"
+		"(memory.max, high, low, min, swap.max, swappiness, oom.group) and a mix of\n"
+		"the workload types of mmemu list workloads with random keys, under one of\n"
+		"the policies. Each case is a scenario file run as mmemu run runs one, in\n"
+		"its own process, with the model's invariants checked at the engine's\n"
+		"quiescent points and at the end (the checks of check-policy). A case fails\n"
+		"when an invariant breaks, its process dies of a signal or without a\n"
+		"result, it runs past --case-timeout, the scenario is refused, or the run\n"
+		"ends with an error. The first failing case is shrunk (workloads, memcgs,\n"
+		"nodes, devices and keys dropped, numbers halved, each change kept while\n"
+		"the case still fails the same way) and saved under --out with the case as\n"
+		"drawn; the mmemu run command that fails on it is printed. The same seed\n"
+		"draws the same cases in the same order whatever -j; the trace type (it\n"
+		"needs a trace file) is not drawn. Exit 0 when no case failed, 1 when one\n"
+		"did, 2 on bad usage.\n"
+		"\n"
+		"  --policy a,b,...  the policies drawn from (default: every built-in one);\n"
+		"                    a ./x.so is a plug-in, as run --policy takes it\n"
+		"  --seed N          the cases' seed (default 1)\n"
+		"  --time S          start no case after S seconds of host time (default 60\n"
+		"                    unless --runs is given)\n"
+		"  --runs N          at most N cases\n"
+		"  --out DIR         where a failing case is saved (default fuzz-findings)\n"
+		"  -j N              cases at once, 1 to 64 (default 1)\n"
+		"  --case-timeout S  a case running longer has hung (default 120)\n"
+		"  --shrink-time S   host seconds the shrinking may take (default 120)\n",
+	},
+	{
 		.name = "view",
 		.summary = "write saved results as one HTML page to watch reclaim in a browser",
 		.usage =

@@ -47,6 +47,7 @@
 #include "tools/sink.h"
 #include "tools/summary.h"
 #include "tools/ablate.h"
+#include "tools/fuzz.h"
 #include "tools/sweep.h"
 
 #define MAX_POLICIES 16
@@ -967,7 +968,7 @@ static const struct {
 	{ "run", cmd_run },	{ "report", cmd_report }, { "sweep", cmd_sweep },
 	{ "plot", cmd_plot },	{ "list", cmd_list },	  { "bench", cmd_bench },
 	{ "check-policy", cmd_check_policy }, { "view", cmd_view },
-	{ "ablate", cmd_ablate },
+	{ "ablate", cmd_ablate },	{ "fuzz", cmd_fuzz },
 };
 
 int main(int argc, char **argv)
