@@ -8,7 +8,14 @@
   lies   its shrink_lruvec reports the pages asked for as reclaimed and
          frees none;
   noworkingset  without the optional workingset ops: its workingset_*
-         counters are not kept and must not print as a real 0.
+         counters are not kept and must not print as a real 0;
+  crashes  its shrink_lruvec raises SIGSEGV (the policy is the example's
+         otherwise: the crash is the first thing wrong in any run that
+         reclaims);
+  rare   loses a folio under a rare combination only: a file folio
+         promoted from S to M on node 2 in cgroup reclaim (a memcg's limit
+         or a memory.reclaim write, cgroup_reclaim()) is put on no list. check-policy's scenarios (two nodes) never meet it;
+         mmemu fuzz must (tests/test_fuzz.c).
 
 check-policy must give the last two a verdict, not hang. Fails if the
 example no longer has the functions it changes.
@@ -41,6 +48,20 @@ elif kind == "noworkingset":
         src = src.replace("\t." + op + ",\n", "")
     for f in ("static uint64_t s3fifo_eviction(", "static void s3fifo_refault("):
         src = src.replace(f, "__attribute__((unused)) " + f)
+elif kind == "crashes":
+    src = '#include <signal.h>\n' + src.replace(SHRINK, SHRINK + '\traise(SIGSEGV);\n')
+elif kind == "rare":
+    GOOD = ("\t\t\tfolio_set_active(folio);\n"
+            "\t\t\tadd_folio(lruvec, folio, false);\n"
+            "\t\t\tnr_promoted++;\n")
+    RARE = ("\t\t\tfolio_set_active(folio);\n"
+            "\t\t\t/* PLANTED: node 2, file, cgroup reclaim: on no list, not isolated */\n"
+            "\t\t\tif (!(lruvec->nid == 2 && type == 1 && cgroup_reclaim(sc)))\n"
+            "\t\t\t\tadd_folio(lruvec, folio, false);\n"
+            "\t\t\tnr_promoted++;\n")
+    if src.count(GOOD) != 1:
+        sys.exit("variant.py: %s no longer has the promotion to M" % src_path)
+    src = src.replace(GOOD, RARE)
 elif kind == "lies":
     src = src.replace(SHRINK, SHRINK + '\tif (lruvec) {\n'
                       '\t\tsc->nr_reclaimed += sc->nr_to_reclaim;\n\t\treturn;\n\t}\n')
