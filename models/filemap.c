@@ -840,6 +840,28 @@ int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
 	return ret;
 }
 
+uint64_t filemap_map_hit_range(struct actor *a, struct task *t, struct address_space *f,
+			       uint64_t index, uint64_t end)
+{
+	struct vm_area *vma = t->last_vma;
+	uint64_t i = index;
+
+	if (!vma || vma->file != f)
+		return 0;
+	while (i < end && (vma->ptes[i] & PTE_PRESENT)) {
+		const struct folio *folio = folio_of((uint32_t)f->slots[i]);
+
+		vma->ptes[i] |= PTE_YOUNG;
+		actor_charge_user(a, access_cost(a, folio, COST_MMAP_HIT_NS));
+		i++;
+		if (a->cpu_pending_ns >= a->quantum_ns)
+			break;
+	}
+	if (i > index)
+		t->lru_gen_bitmap = 0xff;	/* lru_gen_use_mm() */
+	return i - index;
+}
+
 int anon_access(struct actor *a, struct task *t, struct address_space *as,
 		uint64_t index, bool write)
 {

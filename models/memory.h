@@ -99,6 +99,19 @@ int filemap_write(struct actor *a, struct task *t, struct address_space *f,
 /* An access through a mapping of a file: sets the young bit on a hit. */
 int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
 		       uint64_t index, bool write);
+/*
+ * Reads through t's mapping of f from `index` on, as filemap_map_access(...,
+ * false) page by page with actor_cond_resched() after each, for as long as
+ * each is a hit (its PTE present): sets the young bits, charges each hit's
+ * cost. Stops before the first page that is not mapped, at `end`, or after
+ * the page at which a's pending CPU reaches its quantum, where the page
+ * loop's actor_cond_resched() would hand it to the engine; the caller does
+ * that. Returns the number of pages read, each an ACCESS_HIT; 0 when t's last
+ * mapping is not f's (filemap_map_access() looks it up). Calls no engine:
+ * nothing else runs during the range, so the outcome is the page loop's.
+ */
+uint64_t filemap_map_hit_range(struct actor *a, struct task *t, struct address_space *f,
+			       uint64_t index, uint64_t end);
 /* An access to anonymous memory: sets the young (and dirty) bit on a hit. */
 int anon_access(struct actor *a, struct task *t, struct address_space *as,
 		uint64_t index, bool write);

@@ -36,13 +36,24 @@ static void file_scan_thread(struct actor *a, void *arg)
 
 	a->task = t;
 	for (;;) {
-		for (uint64_t pg = 0; pg < fs->as->nr_pages; pg++) {
-			int ret = filemap_map_access(a, t, fs->as, pg, false);
+		for (uint64_t pg = 0; pg < fs->as->nr_pages;) {
+			uint64_t n = workload_range_ops ?
+				filemap_map_hit_range(a, t, fs->as, pg, fs->as->nr_pages) : 0;
+			int ret;
 
+			if (n) {
+				/* a run of hits, as many as the page loop makes before it resches */
+				w->nr_hit += n;
+				pg += n;
+				actor_cond_resched(a);
+				continue;
+			}
+			ret = filemap_map_access(a, t, fs->as, pg, false);
 			if (ret < 0)
 				return;
 			workload_count_outcome(w, ret);
 			actor_cond_resched(a);
+			pg++;
 		}
 		fs->passes++;
 		actor_sleep_ns(a, p->pause_ns);

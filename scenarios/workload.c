@@ -10,6 +10,8 @@
 
 #include "scenarios/workload.h"
 
+bool workload_range_ops = true;
+
 void workload_count_outcome(struct workload *w, int ret)
 {
 	switch (ret) {
