@@ -453,6 +453,23 @@ static void wb_submit(struct bdi_writeback *wb, struct actor *a, struct address_
 }
 
 /*
+ * write_cache_pages()' test after folio_lock(): the folio at index is still
+ * there, dirty, not under writeback and not locked, or NULL.
+ */
+static struct folio *wb_folio_writable(struct address_space *as, uint64_t index)
+{
+	uint64_t entry = as->slots[index];
+	struct folio *folio;
+
+	if (!entry || xa_is_value(entry))
+		return NULL;
+	folio = folio_of((uint32_t)entry);
+	if (!folio_test_dirty(folio) || folio_test_writeback(folio) || folio_test_locked(folio))
+		return NULL;
+	return folio;
+}
+
+/*
  * writeback_single_inode(): dirty folios in file order from writeback_index
  * (range_cyclic), found through the dirty tag; a locked folio or one still
  * under writeback is skipped and keeps its tag.
@@ -471,7 +488,6 @@ static uint64_t writeback_file(struct bdi_writeback *wb, struct actor *a,
 		uint64_t lo = pass ? 0 : start, hi = pass ? start : as->nr_pages, i;
 
 		for (i = dirty_tag_next(as, lo); i < hi; i = dirty_tag_next(as, i + 1)) {
-			uint64_t entry = as->slots[i];
 			struct folio *folio;
 
 			if (written >= nr_to_write || !as->nr_dirty) {
@@ -479,16 +495,19 @@ static uint64_t writeback_file(struct bdi_writeback *wb, struct actor *a,
 				break;
 			}
 			next = i + 1;
-			if (!entry || xa_is_value(entry))
-				continue;
-			folio = folio_of((uint32_t)entry);
-			if (!folio_test_dirty(folio) || folio_test_writeback(folio) ||
-			    folio_test_locked(folio))
-				continue;
-			if (bio && (bio->nr == WB_BIO_PAGES || first + bio->nr != i)) {
+			if (bio && (bio->nr == WB_BIO_PAGES || first + bio->nr != i) &&
+			    wb_folio_writable(as, i)) {
+				/*
+				 * Submitting costs CPU time, in which another
+				 * writer (fsync, the flusher) or reclaim may take
+				 * this folio: it is looked at again after.
+				 */
 				wb_submit(wb, a, as, bio, first);
 				bio = NULL;
 			}
+			folio = wb_folio_writable(as, i);
+			if (!folio)
+				continue;
 			if (!bio) {
 				bio = calloc(1, sizeof(*bio));
 				if (!bio) {
@@ -508,7 +527,7 @@ static uint64_t writeback_file(struct bdi_writeback *wb, struct actor *a,
 				lazy_u32_set(&as->disk_version, i, folio->version);
 			folio_set_writeback(folio);
 			mod_lruvec_state(folio_lruvec(folio), NR_WRITEBACK, 1);
-			bio->idx[bio->nr++] = (uint32_t)entry;
+			bio->idx[bio->nr++] = folio_idx(folio);
 			written++;
 			if (written >= nr_to_write || !as->nr_dirty) {
 				stopped = true;

@@ -296,6 +296,61 @@ START_TEST(test_flusher_cleans_and_versions_reach_the_device)
 }
 END_TEST
 
+/*
+ * write_cache_pages() tests a folio after it locks it, and a writer that
+ * found a folio dirty and then submitted its previous bio (a context switch:
+ * the engine wakes the device's completion timer) looks again: another
+ * fsync() of the same file may have written the folio meanwhile. Written
+ * twice, the second completion would end writeback of a clean folio
+ * (NR_WRITEBACK below zero, and a folio reclaimed while a bio still names
+ * it: found by mmemu fuzz as a SIGSEGV in wb_end_io).
+ */
+struct fsync_race_case {
+	struct blockdev dev;
+	struct address_space *f;
+	struct task *t;
+	int synced;
+};
+
+static void fsync_fn(struct actor *a, void *arg)
+{
+	struct fsync_race_case *c = arg;
+
+	filemap_fdatawrite(a, c->f);
+	c->synced++;
+}
+
+static void fsync_race_fn(struct actor *a, void *arg)
+{
+	struct fsync_race_case *c = arg;
+
+	/* pages 0 and 2 dirty: a writer submits page 0's bio before page 2 */
+	ck_assert_int_ge(filemap_write(a, c->t, c->f, 0), 0);
+	ck_assert_int_ge(filemap_write(a, c->t, c->f, 2), 0);
+	actor_create("fsync-a", 0, fsync_fn, c, false);
+	actor_create("fsync-b", 0, fsync_fn, c, false);
+	actor_sleep_ns(a, 100 * NSEC_PER_MSEC);
+}
+
+START_TEST(test_two_fsyncs_write_each_folio_once)
+{
+	struct fsync_race_case c = { 0 };
+
+	harness_boot(1, 1 << 16, &classic_policy);
+	mm.vm_dirty_background_ratio = 90;	/* no flusher in the way */
+	mm.vm_dirty_ratio = 95;
+	harness_nvme(&c.dev);
+	ck_assert_int_eq(wb_create(&c.dev), 0);
+	c.f = file_create("f", NR_PAGES, &c.dev, 0, false);
+	c.t = task_create("writer", mm.root_mem_cgroup, 0);
+	harness_run_actor(fsync_race_fn, &c);
+	ck_assert_int_eq(c.synced, 2);
+	ck_assert_uint_eq(c.f->nr_dirty, 0);
+	ck_assert_uint_eq(mm.vm_events[NR_WRITTEN], 2);
+	ck_assert_int_eq((int64_t)node_page_state(NODE_DATA(0), NR_WRITEBACK), 0);
+}
+END_TEST
+
 struct throttle_case {
 	uint64_t woke_at;	/* when the throttled reclaimer came back */
 	uint64_t complete_at;	/* 0: nothing completes */
@@ -481,6 +536,7 @@ static Suite *writeback_suite(void)
 	tcase_add_test(tc, test_start_all_writes_a_snapshot);
 	tcase_add_test(tc, test_write_is_not_an_access_nor_a_refault);
 	tcase_add_test(tc, test_dirty_background_bytes);
+	tcase_add_test(tc, test_two_fsyncs_write_each_folio_once);
 	tcase_add_test(tc, test_stats_flush_threshold);
 	tcase_add_test(tc, test_writeback_throttle_woken_by_completions);
 	tcase_add_test(tc, test_writeback_throttle_too_few_completions_times_out);
