@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Page-access traces (see trace.h): the byte source, the three formats, the page layout. */
+/*
+ * Page-access traces (see trace.h): the byte source, the text formats (with
+ * their object names numbered), the binary formats (fixed records, lcs's
+ * header), the page layout.
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -40,7 +44,9 @@ static bool is_zstd(const unsigned char m[4])
 
 static const char *const format_names[] = {
 	[TRACE_ORACLE] = "oracleGeneral", [TRACE_CSV] = "csv", [TRACE_TXT] = "txt",
-	[TRACE_AUTO] = "auto",
+	[TRACE_AUTO] = "auto", [TRACE_LCS] = "lcs", [TRACE_TWR] = "twr", [TRACE_TWRNS] = "twrNS",
+	[TRACE_ORACLE_SYS_TWRNS] = "oracleSysTwrNS", [TRACE_ORACLE_SIM_TWRNS] = "oracleSimTwrNS",
+	[TRACE_VSCSI] = "vscsi",
 };
 
 int trace_format_parse(const char *s, enum trace_format *f)
@@ -53,8 +59,15 @@ int trace_format_parse(const char *s, enum trace_format *f)
 		*f = TRACE_TXT;
 	else if (!strcmp(s, "auto"))
 		*f = TRACE_AUTO;
-	else
+	else {
+		/* the binary formats cachesim names, in any case as it takes them */
+		for (int i = TRACE_LCS; i <= TRACE_VSCSI; i++)
+			if (!strcasecmp(s, format_names[i])) {
+				*f = (enum trace_format)i;
+				return 0;
+			}
 		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -125,11 +138,7 @@ static int opts_one(struct trace_opts *o, const char *key, const char *v, char *
 			snprintf(err, len, "trace parameter '%s': '%s' is not true or false", key, v);
 			return -1;
 		}
-		if (!b) {
-			snprintf(err, len, "trace parameter 'obj-id-is-num': false is not supported "
-				 "(mmemu reads numeric object ids)");
-			return -1;
-		}
+		o->obj_id_str = !b;
 		return 0;
 	}
 	if (!strcmp(key, "delimiter")) {
@@ -178,8 +187,6 @@ int trace_opts_parse(struct trace_opts *o, const char *s, char *err, size_t len)
 	}
 	strcpy(copy, s);
 	p = copy;
-	o->columns = true;
-	o->time_col = o->obj_id_col = o->obj_size_col = o->op_col = 0;
 	while (!rc && *p) {
 		char *key = p, *eq = strchr(p, '='), *v, *next, canon[64];
 		char saved;
@@ -208,12 +215,17 @@ int trace_opts_parse(struct trace_opts *o, const char *s, char *err, size_t len)
 		}
 		saved = *next;
 		*next = '\0';
+		/* the first column named replaces time,obj_id,size,op */
+		if (!o->columns && strlen(canon) > 4 && !strcmp(canon + strlen(canon) - 4, "-col")) {
+			o->columns = true;
+			o->time_col = o->obj_id_col = o->obj_size_col = o->op_col = 0;
+		}
 		rc = opts_one(o, canon, v, err, len);
 		p = saved ? next + 1 : next;
 		while (*p == ' ')
 			p++;
 	}
-	if (!rc && !o->obj_id_col) {
+	if (!rc && o->columns && !o->obj_id_col) {
 		snprintf(err, len, "trace parameters: obj-id-col is not given");
 		rc = -1;
 	}
@@ -406,58 +418,282 @@ static uint32_t le32(const unsigned char *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static int load_oracle(struct trace *t, struct src *s, const char *path, uint64_t file_size,
-		       char *err, size_t len)
+static uint16_t le16(const unsigned char *p)
 {
-	size_t cap = 0;
-	uint32_t last_time = 0;
-	const char *hint;
+	return (uint16_t)(p[0] | p[1] << 8);
+}
 
-	/* a plain file says how many records it holds: one allocation, touched once */
-	if (!s->z && file_size / ORACLE_RECORD) {
-		t->req = big_alloc(file_size / ORACLE_RECORD * sizeof(*t->req));
+/* ---- binary records ---- */
+
+/* One binary record as read: what a request takes from it. */
+struct bin_req {
+	uint64_t time;		/* seconds (or the trace's unit), in order */
+	uint64_t obj_id;	/* the object (lbn for vscsi) */
+	uint64_t size;		/* bytes, at most UINT32_MAX */
+	bool write;		/* its op changes the object */
+};
+
+/* A binary format: its records' size and how one reads (0, or -1 with why). */
+struct bin_format {
+	size_t rec;		/* bytes a record */
+	int (*decode)(const unsigned char *rec, unsigned version, struct bin_req *r, char *why,
+		      size_t len);
+};
+
+/*
+ * libCacheSim's req_op_e (include/libCacheSim/enum.h): nop 0, get 1, gets 2,
+ * set 3, add, cas, replace, append, prepend, delete 9, incr, decr, read 12,
+ * write 13, update 14. Those that change the object write.
+ */
+static int op_write(unsigned op, bool *write, char *why, size_t len)
+{
+	if (op > 14) {
+		snprintf(why, len, "op %u is none of libCacheSim's (0 to 14)", op);
+		return -1;
+	}
+	*write = !(op <= 2 || op == 12);
+	return 0;
+}
+
+/*
+ * oracleGeneral and lcs v1: uint32 time, uint64 obj_id, uint32 size, int64
+ * next; oracleSimTwrNS starts alike (then int32 ttl, uint16 ns, int64 next)
+ */
+static int decode_oracle(const unsigned char *rec, unsigned version, struct bin_req *r,
+			 char *why, size_t len)
+{
+	(void)version, (void)why, (void)len;
+	*r = (struct bin_req){ le32(rec), le64(rec + 4), le32(rec + 12), false };
+	return 0;
+}
+
+/* lcs v2 (op byte, tenant, next) and v3..v8 (int64 size, op, tenant, ttl, next, features) */
+static int decode_lcs(const unsigned char *rec, unsigned version, struct bin_req *r, char *why,
+		      size_t len)
+{
+	int64_t size;
+
+	if (version == 1)
+		return decode_oracle(rec, version, r, why, len);
+	r->time = le32(rec);
+	r->obj_id = le64(rec + 4);
+	if (version == 2) {
+		r->size = le32(rec + 12);
+		return op_write(rec[16], &r->write, why, len);
+	}
+	size = (int64_t)le64(rec + 12);
+	if (size < 0 || size > UINT32_MAX) {
+		snprintf(why, len, "obj_size %lld is %s", (long long)size,
+			 size < 0 ? "negative" : "4 GiB or more (more than a request here holds)");
+		return -1;
+	}
+	r->size = (uint64_t)size;
+	return op_write(rec[20], &r->write, why, len);
+}
+
+/* twr and twrNS: uint32 time, uint64 obj_id, key size:10 value size:22, op:8 ttl:24 [, ns] */
+static int decode_twr(const unsigned char *rec, unsigned version, struct bin_req *r, char *why,
+		      size_t len)
+{
+	uint32_t kv = le32(rec + 12);
+
+	(void)version;
+	r->time = le32(rec);
+	r->obj_id = le64(rec + 4);
+	r->size = (kv >> 22) + (kv & ((1u << 22) - 1));
+	return op_write(le32(rec + 16) >> 24, &r->write, why, len);
+}
+
+/* oracleSysTwrNS: time, obj_id, uint16 key size, uint32 value size, uint16 op, ns, ttl, next */
+static int decode_sys_twrns(const unsigned char *rec, unsigned version, struct bin_req *r,
+			    char *why, size_t len)
+{
+	(void)version;
+	r->time = le32(rec);
+	r->obj_id = le64(rec + 4);
+	r->size = (uint64_t)le16(rec + 12) + le32(rec + 14);
+	if (r->size > UINT32_MAX) {
+		snprintf(why, len, "key and value sizes %llu are 4 GiB or more",
+			 (unsigned long long)r->size);
+		return -1;
+	}
+	return op_write(le16(rec + 18), &r->write, why, len);
+}
+
+/* SCSI WRITE(6), WRITE(10), WRITE(12), WRITE(16) (SBC-3) */
+static bool scsi_write(unsigned cmd)
+{
+	return cmd == 0x0a || cmd == 0x2a || cmd == 0xaa || cmd == 0x8a;
+}
+
+/* vscsi: v1 sn, len, nSG, cmd, ver, lbn, ts; v2 cmd, ver, sn, len, nSG, lbn, ts, rt */
+static int decode_vscsi(const unsigned char *rec, unsigned version, struct bin_req *r,
+			char *why, size_t len)
+{
+	unsigned ver = le16(rec + (version == 1 ? 14 : 2)) >> 8;
+
+	if (ver != version) {
+		snprintf(why, len, "its version byte says %u, the trace's first records %u "
+			 "(a corrupt record)", ver, version);
+		return -1;
+	}
+	r->obj_id = le64(rec + 16);
+	r->time = le64(rec + 24) / 1000000;	/* microseconds, to seconds as libCacheSim */
+	r->size = le32(rec + (version == 1 ? 4 : 8));
+	r->write = scsi_write(le16(rec + (version == 1 ? 12 : 0)) & 0xff);
+	return 0;
+}
+
+/*
+ * Reads fixed records from s to its end into t (a plain file's size, past
+ * the header of hdr bytes, says how many: one allocation, touched once).
+ * A named format is trusted: records whose bytes happen to be printable are
+ * records all the same, checked one by one. Text is only a hint when a
+ * record is wrong.
+ */
+static int load_records(struct trace *t, struct src *s, const char *path, uint64_t file_size,
+			const struct bin_format *bf, size_t hdr, char *err, size_t len)
+{
+	size_t cap = 0, rec_size = bf->rec;
+	uint64_t last_time = 0;
+	const char *hint;
+	char why[160];
+
+	if (!s->z && (file_size - hdr) / rec_size) {
+		t->req = big_alloc((file_size - hdr) / rec_size * sizeof(*t->req));
 		if (!t->req)
 			return fail(err, len, path, ": out of memory");
-		cap = file_size / ORACLE_RECORD;
+		cap = (file_size - hdr) / rec_size;
 	}
-
-	/*
-	 * A named format is trusted: records whose bytes happen to be printable
-	 * are records all the same, checked one by one. Text is only a hint when
-	 * a record is wrong.
-	 */
-	hint = s->end && looks_like_text(s->buf, s->end < SNIFF_BYTES ? s->end : SNIFF_BYTES)
+	hint = !hdr && s->end &&
+			       looks_like_text(s->buf + s->pos,
+					       s->end - s->pos < SNIFF_BYTES ? s->end - s->pos
+									     : SNIFF_BYTES)
 		       ? " (its first bytes are text: a csv or txt trace? --trace-format csv|txt, "
 			 "or auto)"
 		       : "";
 	for (;;) {
 		const unsigned char *rec;
+		struct bin_req b = { 0 };
 		struct trace_req r = { 0 };
-		uint32_t time;
 
-		if (s->end - s->pos < ORACLE_RECORD && !s->eof && src_fill(s))
+		if (s->end - s->pos < rec_size && !s->eof && src_fill(s))
 			return fail(err, len, path, ": %s", s->why);
-		if (s->end - s->pos < ORACLE_RECORD)
+		if (s->end - s->pos < rec_size)
 			break;
 		rec = s->buf + s->pos;
-		s->pos += ORACLE_RECORD;
-		time = le32(rec);
-		r.obj_id = le64(rec + 4);
-		r.size = le32(rec + 12);
-		if (time < last_time)
-			return fail(err, len, path, " record %zu: clock_time %u is before the previous "
-				    "record's %u (requests are in time order)%s", t->nr + 1, time,
-				    last_time, hint);
-		last_time = time;
+		s->pos += rec_size;
+		if (bf->decode(rec, t->version, &b, why, sizeof(why)))
+			return fail(err, len, path, " record %zu: %s%s", t->nr + 1, why, hint);
+		if (b.time < last_time)
+			return fail(err, len, path, " record %zu: clock_time %llu is before the "
+				    "previous record's %llu (requests are in time order)%s", t->nr + 1,
+				    (unsigned long long)b.time, (unsigned long long)last_time, hint);
+		last_time = b.time;
+		r.obj_id = b.obj_id;
+		r.size = (uint32_t)b.size;
+		r.write = b.write;
 		if (t->nr == TRACE_MAX_REQUESTS)
 			return too_many(path, err, len);
 		if (trace_push(t, &cap, &r))
 			return fail(err, len, path, ": out of memory");
 	}
 	if (s->end - s->pos)
-		return fail(err, len, path, " record %zu: truncated (%zu of %d bytes)%s", t->nr + 1,
-			    s->end - s->pos, ORACLE_RECORD, hint);
+		return fail(err, len, path, " record %zu: truncated (%zu of %zu bytes)%s", t->nr + 1,
+			    s->end - s->pos, rec_size, hint);
 	return 0;
+}
+
+static const struct bin_format oracle_format = { ORACLE_RECORD, decode_oracle };
+
+/* the formats of fixed records without a header */
+static const struct bin_format plain_formats[] = {
+	[TRACE_ORACLE] = { ORACLE_RECORD, decode_oracle },
+	[TRACE_TWR] = { 20, decode_twr },
+	[TRACE_TWRNS] = { 22, decode_twr },
+	[TRACE_ORACLE_SYS_TWRNS] = { 34, decode_sys_twrns },
+	[TRACE_ORACLE_SIM_TWRNS] = { 30, decode_oracle },
+};
+
+static int load_oracle(struct trace *t, struct src *s, const char *path, uint64_t file_size,
+		       char *err, size_t len)
+{
+	return load_records(t, s, path, file_size, &oracle_format, 0, err, len);
+}
+
+/* ---- lcs ---- */
+
+/* lcs.h: the header's start and end magic, its size; records by version (1..8) */
+#define LCS_MAGIC 0x123456789abcdef0ULL
+#define LCS_HEADER 8192
+static const size_t lcs_record[9] = { 0, 24, 28, 36, 40, 44, 52, 68, 100 };
+
+static bool is_lcs(const unsigned char *p, size_t n)
+{
+	return n >= 8 && le64(p) == LCS_MAGIC;
+}
+
+/* The header (start magic, version, stat with n_req first, end magic), then the records. */
+static int load_lcs(struct trace *t, struct src *s, const char *path, uint64_t file_size,
+		    char *err, size_t len)
+{
+	const unsigned char *h;
+	uint64_t version;
+	struct bin_format bf;
+
+	if (s->end - s->pos < LCS_HEADER)
+		return fail(err, len, path, " header: truncated (%zu of %d bytes of an lcs header)",
+			    s->end - s->pos, LCS_HEADER);
+	h = s->buf + s->pos;
+	if (!is_lcs(h, LCS_HEADER))
+		return fail(err, len, path, " header: its first 8 bytes are not lcs's start magic "
+			    "(0x%llx): not an lcs trace", LCS_MAGIC);
+	if (le64(h + LCS_HEADER - 8) != LCS_MAGIC)
+		return fail(err, len, path, " header: its last 8 bytes (at 8184) are not lcs's "
+			    "end magic (0x%llx): a corrupt header", LCS_MAGIC);
+	version = le64(h + 8);
+	if (version < 1 || version > 8)
+		return fail(err, len, path, " header: lcs version %llu is not known (1 to 8)",
+			    (unsigned long long)version);
+	if ((int64_t)le64(h + 24) < 0)
+		return fail(err, len, path, " header: n_req %lld is negative: a corrupt header",
+			    (long long)le64(h + 24));
+	t->version = (unsigned)version;
+	s->pos += LCS_HEADER;
+	bf = (struct bin_format){ lcs_record[version], decode_lcs };
+	if (!s->z && (file_size - LCS_HEADER) / bf.rec > TRACE_MAX_REQUESTS)
+		return too_many(path, err, len);
+	return load_records(t, s, path, file_size, &bf, LCS_HEADER, err, len);
+}
+
+/* ---- vscsi ---- */
+
+/* vscsi.h: version 1 records are 32 bytes, version 2 40; ver's high byte says which */
+static int load_vscsi(struct trace *t, struct src *s, const char *path, uint64_t file_size,
+		      char *err, size_t len)
+{
+	const unsigned char *p = s->buf + s->pos;
+	size_t n = s->end - s->pos;
+	struct bin_format bf = { 0, decode_vscsi };
+
+	/* as vscsi.h's test_vscsi_version(): the first two records agree (one if one) */
+	for (unsigned v = 2; v >= 1 && !bf.rec; v--) {
+		size_t rec = v == 2 ? 40 : 32, at = v == 2 ? 2 : 14;
+		bool all = n >= rec;
+
+		for (size_t i = 0; i < 2 && (i + 1) * rec <= n; i++)
+			all &= (unsigned)(le16(p + i * rec + at) >> 8) == v;
+		if (all)
+			bf.rec = rec;
+	}
+	if (!bf.rec)
+		return fail(err, len, path, " record 1: %s",
+			    n < 32 ? "truncated (shorter than a vscsi record)"
+				   : "its version bytes say neither vscsi 1 nor 2: not a vscsi trace");
+	t->version = bf.rec == 40 ? 2 : 1;
+	if (!s->z && file_size / bf.rec > TRACE_MAX_REQUESTS)
+		return too_many(path, err, len);
+	return load_records(t, s, path, file_size, &bf, 0, err, len);
 }
 
 /* ---- csv and txt ---- */
@@ -539,6 +775,101 @@ static char sniff_delimiter(const char *line)
 
 static const char *const col_names[] = { "time", "obj_id", "size", "op" };
 
+/*
+ * Object names (obj-id-is-num=false): each distinct name gets the next
+ * number, 0, 1, 2... in the order first seen, so that the same trace
+ * numbered so replays alike. An open-addressing table of (hash, name) and
+ * the names end to end in one buffer: memory grows with the distinct names
+ * (both double when full), never with the requests.
+ */
+struct name_slot {
+	uint64_t hash;		/* of the name; 0: the slot is empty */
+	uint64_t off;		/* the name's first byte in names.bytes */
+	uint32_t len;		/* its length */
+	uint32_t id;		/* its number */
+};
+
+struct names {
+	struct name_slot *slot;	/* cap slots, a power of two */
+	size_t cap;
+	size_t nr;		/* names numbered */
+	char *bytes;		/* every name, end to end */
+	size_t used, size;	/* bytes taken, allocated */
+};
+
+/* FNV-1a, never 0 (0 marks an empty slot) */
+static uint64_t name_hash(const char *s, size_t n)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h ? h : 1;
+}
+
+static int names_grow(struct names *nm)
+{
+	size_t cap = nm->cap ? 2 * nm->cap : 1024;
+	struct name_slot *slot = calloc(cap, sizeof(*slot));
+
+	if (!slot)
+		return -1;
+	for (size_t i = 0; i < nm->cap; i++) {
+		size_t j = nm->slot[i].hash & (cap - 1);
+
+		if (!nm->slot[i].hash)
+			continue;
+		while (slot[j].hash)
+			j = (j + 1) & (cap - 1);
+		slot[j] = nm->slot[i];
+	}
+	free(nm->slot);
+	nm->slot = slot;
+	nm->cap = cap;
+	return 0;
+}
+
+/* name's number, numbering it if new; 0, or -1 out of memory */
+static int names_id(struct names *nm, const char *name, uint64_t *id)
+{
+	size_t n = strlen(name), j;
+	uint64_t h = name_hash(name, n);
+
+	if (2 * (nm->nr + 1) > nm->cap && names_grow(nm))	/* at most half full */
+		return -1;
+	for (j = h & (nm->cap - 1); nm->slot[j].hash; j = (j + 1) & (nm->cap - 1)) {
+		const struct name_slot *e = &nm->slot[j];
+
+		if (e->hash == h && e->len == n && !memcmp(nm->bytes + e->off, name, n)) {
+			*id = e->id;
+			return 0;
+		}
+	}
+	if (nm->used + n > nm->size) {
+		size_t size = nm->size ? nm->size : 1 << 16;
+		char *bytes;
+
+		while (size < nm->used + n)
+			size *= 2;
+		bytes = realloc(nm->bytes, size);
+		if (!bytes)
+			return -1;
+		nm->bytes = bytes;
+		nm->size = size;
+	}
+	memcpy(nm->bytes + nm->used, name, n);
+	nm->slot[j] = (struct name_slot){ h, nm->used, (uint32_t)n, (uint32_t)nm->nr };
+	nm->used += n;
+	*id = nm->nr++;
+	return 0;
+}
+
+static void names_free(struct names *nm)
+{
+	free(nm->slot);
+	free(nm->bytes);
+}
+
 struct text_cols {
 	int col[4];		/* 1-based columns of time, obj_id, size, op (0: none) */
 	int max;		/* the most fields a line may have (0: any) */
@@ -546,8 +877,24 @@ struct text_cols {
 	int key;		/* the column that tells a header: time's, else obj_id's */
 };
 
+static int load_text_names(struct trace *t, struct src *s, const char *path,
+			   const struct trace_opts *o, enum trace_format fmt, struct names *nm,
+			   char *err, size_t len);
+
 static int load_text(struct trace *t, struct src *s, const char *path, const struct trace_opts *o,
 		     enum trace_format fmt, char *err, size_t len)
+{
+	struct names nm = { 0 };
+	int rc = load_text_names(t, s, path, o, fmt, &nm, err, len);
+
+	names_free(&nm);
+	return rc;
+}
+
+/* load_text() with nm numbering names (obj-id-is-num=false) */
+static int load_text_names(struct trace *t, struct src *s, const char *path,
+			   const struct trace_opts *o, enum trace_format fmt, struct names *nm,
+			   char *err, size_t len)
 {
 	char line[LINE_MAX_BYTES], q[4 * 40 + 1];
 	char *field[LINE_MAX_BYTES / 2 + 2];
@@ -570,6 +917,9 @@ static int load_text(struct trace *t, struct src *s, const char *path, const str
 			if (c.col[i] > c.need)
 				c.need = c.col[i];
 	}
+	/* names are no numbers: a header is only what has-header names, unless a time tells */
+	if (o->obj_id_str && c.key == c.col[1] && has_header == -1)
+		has_header = 0;
 	while ((got = text_getline(s, line, sizeof(line))) != -1) {
 		struct trace_req r = { .size = TRACE_PAGE };
 		uint64_t v;
@@ -626,9 +976,14 @@ static int load_text(struct trace *t, struct src *s, const char *path, const str
 					    (unsigned long long)v, (unsigned long long)last_time);
 			last_time = v;
 		}
-		if (!text_number(field[c.col[1] - 1], UINT64_MAX, &r.obj_id))
+		if (o->obj_id_str) {
+			if (names_id(nm, field[c.col[1] - 1], &r.obj_id))
+				return fail(err, len, path, ": out of memory");
+		} else if (!text_number(field[c.col[1] - 1], UINT64_MAX, &r.obj_id)) {
 			return fail(err, len, path, " line %d: obj_id '%s' is not a number (whole, "
-				    "not negative)", lineno, quoted(field[c.col[1] - 1], q, sizeof(q)));
+				    "not negative; obj-id-is-num=false for names)", lineno,
+				    quoted(field[c.col[1] - 1], q, sizeof(q)));
+		}
 		if (c.col[2] && c.col[2] <= n) {
 			if (!text_number(field[c.col[2] - 1], UINT32_MAX, &v))
 				return fail(err, len, path, " line %d: size '%s' is not a size (bytes, "
@@ -756,6 +1111,8 @@ static enum trace_format sniff(const struct src *s)
 	size_t n = s->end < SNIFF_BYTES ? s->end : SNIFF_BYTES;
 	const char *p = (const char *)s->buf, *end = p + n;
 
+	if (is_lcs(s->buf, n))
+		return TRACE_LCS;
 	if (!looks_like_text(s->buf, n))
 		return TRACE_ORACLE;
 	/* no line end where a text line must have ended: records that happen to be printable */
@@ -811,8 +1168,17 @@ static int load(struct trace *t, FILE *f, const char *path, const struct trace_o
 		rc = too_many(path, err, len);
 	else if (t->format == TRACE_ORACLE)
 		rc = load_oracle(t, s, path, (uint64_t)st->st_size, err, len);
-	else
+	else if (t->format == TRACE_LCS)
+		rc = load_lcs(t, s, path, (uint64_t)st->st_size, err, len);
+	else if (t->format == TRACE_VSCSI)
+		rc = load_vscsi(t, s, path, (uint64_t)st->st_size, err, len);
+	else if (t->format == TRACE_CSV || t->format == TRACE_TXT)
 		rc = load_text(t, s, path, o, t->format, err, len);
+	else if ((uint64_t)st->st_size / plain_formats[t->format].rec > TRACE_MAX_REQUESTS && !s->z)
+		rc = too_many(path, err, len);
+	else
+		rc = load_records(t, s, path, (uint64_t)st->st_size, &plain_formats[t->format], 0,
+				  err, len);
 out:
 	ZSTD_freeDStream(s->z);
 	free(s);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * trace: a replay of a page-access trace (scenarios/trace.h: libCacheSim's
- * oracleGeneral records, csv or txt, plain or .zst), one operation per
+ * oracleGeneral or lcs records, csv or txt, twr or vscsi records, plain or
+ * .zst), one operation per
  * request in order over all threads; each distinct object is ceil(size /
  * 4 KiB) pages of a file (target = file) or of an anonymous region (target
  * = anon), objects side by side, a request touching the pages of its size,
@@ -19,7 +20,7 @@
 struct trace_params {
 	struct access_params a;		/* access, compress_ratio (one page per op: sizes say more) */
 	char *path;			/* the file (relative to the scenario's folder), or NULL */
-	char format[16];		/* auto, oracle, csv or txt */
+	char format[16];		/* auto, oracle, csv, txt, lcs, twr... (trace_format_parse) */
 	char *columns;			/* cachesim's trace parameters (csv columns), or NULL */
 	char target[SCN_NAME_LEN];	/* file or anon */
 	struct trace *trace;		/* the requests, loaded by check() */
@@ -66,7 +67,8 @@ static int trace_check(struct scn_workload *cfg, const struct scn_check *ck)
 	if (!p->path)
 		return scn_fail(ck, NULL, "trace", "a trace workload needs a trace file");
 	if (trace_format_parse(p->format[0] ? p->format : "auto", &fmt))
-		return scn_fail(ck, NULL, "trace_format", "expected auto, oracle, csv or txt");
+		return scn_fail(ck, NULL, "trace_format", "expected auto, oracle, csv, txt, lcs, "
+				"twr, twrNS, oracleSysTwrNS, oracleSimTwrNS or vscsi");
 	trace_opts_init(&o, fmt);
 	if (p->columns && trace_opts_parse(&o, p->columns, why, sizeof(why)))
 		return scn_fail(ck, NULL, "trace_params", why);
@@ -140,12 +142,12 @@ static const struct key_desc trace_keys[] = {
 	SCN_KEY("trace", KT_TEXT, KEY_UNSCALED, P, path, 0, 0, "a trace file",
 		"the trace file (relative to the scenario's folder)"),
 	SCN_KEY("trace_format", KT_STRING, KEY_UNSCALED, P, format, 0, 0,
-		"auto, oracle, csv or txt",
-		"auto (the default: sniffed), oracle (libCacheSim oracleGeneral), csv or txt; "
-		"plain or .zst"),
+		"auto, oracle, csv, txt, lcs, twr, twrNS, vscsi...",
+		"auto (the default: sniffed), oracle (libCacheSim oracleGeneral), csv, txt, lcs, "
+		"twr, twrNS, oracleSysTwrNS, oracleSimTwrNS or vscsi; plain or .zst"),
 	SCN_KEY("trace_params", KT_TEXT, KEY_UNSCALED, P, columns, 0, 0, "cachesim's -t",
 		"csv columns as cachesim's -t: time-col=1,obj-id-col=2,obj-size-col=3,op-col=4,"
-		"delimiter=,,has-header=true"),
+		"delimiter=,,has-header=true; obj-id-is-num=false for names"),
 	SCN_KEY("target", KT_STRING, KEY_UNSCALED, P, target, 0, 0, "file or anon",
 		"file (the default: pages of a file on its device) or anon (anonymous memory)"),
 	SCN_CHOICE("access", P, a.access, access_kind_names, "an access kind (read, mmap)",
@@ -158,7 +160,8 @@ static const struct key_desc trace_keys[] = {
 
 const struct workload_ops trace_ops = {
 	.name = "trace",
-	.desc = "replay of a page-access trace (libCacheSim oracleGeneral, csv or txt, .zst)",
+	.desc = "replay of a page-access trace (libCacheSim oracleGeneral, lcs, csv, txt, twr, "
+		"vscsi, .zst)",
 	.keys = trace_keys,
 	.params_size = sizeof(struct trace_params),
 	.params_init = access_params_init,

@@ -2,7 +2,8 @@
 /*
  * `mmemu bench --trace`: one cachesim-like line per (policy, cache size),
  * sizes absolute and as fractions of the working set, byte miss ratio,
- * --no-timing said in its output, and bad options and traces exit 2.
+ * --no-timing said in its output, and bad options and traces exit 2; object
+ * names replaying as their numbers; an lcs trace sniffed.
  */
 #include <check.h>
 #include <stdio.h>
@@ -153,6 +154,96 @@ START_TEST(test_bad_options_exit_2)
 }
 END_TEST
 
+/* A csv of object names replays as the same csv numbered in the order first seen. */
+START_TEST(test_string_ids_same_miss_ratio)
+{
+	char *names = malloc(64 * 1024), *numbers = malloc(64 * 1024), *pn, *pu;
+	size_t nn = 0, nu = 0;
+	double mr[2], bmr[2];
+
+	ck_assert_ptr_nonnull(names);
+	ck_assert_ptr_nonnull(numbers);
+	nn += (size_t)snprintf(names + nn, 64, "time,obj_id,size,op\n");
+	nu += (size_t)snprintf(numbers + nu, 64, "time,obj_id,size,op\n");
+	for (int i = 0; i < 400; i++) {
+		int obj = (i * 37) % 110;	/* first seen: 0, 37, 74, 1, 38, ... */
+		int first = obj % 37 * 3 + obj / 37;
+
+		nn += (size_t)snprintf(names + nn, 64 * 1024 - nn, "%d,obj-%c%d,%d,read\n", i,
+				       'a' + obj % 5, obj, obj >= 100 ? 12288 : 4096);
+		nu += (size_t)snprintf(numbers + nu, 64 * 1024 - nu, "%d,%d,%d,read\n", i, first,
+				       obj >= 100 ? 12288 : 4096);
+	}
+	pn = harness_write_temp(names);
+	pu = harness_write_temp(numbers);
+	for (int i = 0; i < 2; i++) {
+		const char *args[] = { "bench", "--trace", i ? pu : pn, "--cache", "0.5",
+				       "--no-timing", i ? NULL : "-t", "obj-id-is-num=0", NULL };
+		struct cli_out o = cli_run(args);
+
+		ck_assert_msg(o.status == 0, "%s", o.err);
+		ck_assert_msg(strstr(o.out, "csv, 400 requests, 110 objects, working set 130 pages"),
+			      "%s", o.out);
+		ratios(o.out, "classic", "260KiB", &mr[i], &bmr[i]);
+		cli_out_free(&o);
+	}
+	ck_assert(mr[0] > 0);
+	ck_assert_double_eq(mr[0], mr[1]);
+	ck_assert_double_eq(bmr[0], bmr[1]);
+	unlink(pn);
+	unlink(pu);
+	free(pn);
+	free(pu);
+	free(names);
+	free(numbers);
+}
+END_TEST
+
+/* An lcs trace is sniffed by its magic; a truncated one is refused with its record. */
+START_TEST(test_lcs_sniffed_and_truncated)
+{
+	static unsigned char buf[8192 + 100 * 24];
+	char *path = harness_write_temp("");
+	FILE *f;
+
+	for (int i = 0; i < 8; i++) {
+		buf[i] = (unsigned char)(0x123456789abcdef0ULL >> (8 * i));
+		buf[8184 + i] = buf[i];
+	}
+	buf[8] = 1;	/* version 1: oracleGeneral's records */
+	for (int r = 0; r < 100; r++) {
+		unsigned char *p = buf + 8192 + 24 * r;
+
+		p[0] = (unsigned char)r;	/* time */
+		p[4] = (unsigned char)(r % 10);	/* obj_id */
+		p[13] = 0x10;			/* size 4096 */
+		memset(p + 16, 0xff, 8);
+	}
+	for (int cut = 0; cut < 2; cut++) {
+		const char *args[] = { "bench", "--trace", path, "--cache", "100%", "--no-timing",
+				       NULL };
+		struct cli_out o;
+
+		f = fopen(path, "wb");
+		ck_assert_ptr_nonnull(f);
+		fwrite(buf, 1, sizeof(buf) - (size_t)cut * 7, f);
+		fclose(f);
+		o = cli_run(args);
+		if (!cut) {
+			ck_assert_msg(o.status == 0, "%s", o.err);
+			ck_assert_msg(strstr(o.out, ": lcs, 100 requests, 10 objects"), "%s", o.out);
+		} else {
+			ck_assert_int_eq(o.status, 2);
+			ck_assert_msg(strstr(o.err, path) && strstr(o.err, "record 100: truncated"),
+				      "%s", o.err);
+		}
+		cli_out_free(&o);
+	}
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 static Suite *bench_trace_suite(void)
 {
 	Suite *s = suite_create("bench_trace");
@@ -162,6 +253,8 @@ static Suite *bench_trace_suite(void)
 	tcase_add_test(tc, test_policies_times_sizes);
 	tcase_add_test(tc, test_no_timing_says_so);
 	tcase_add_test(tc, test_bad_options_exit_2);
+	tcase_add_test(tc, test_string_ids_same_miss_ratio);
+	tcase_add_test(tc, test_lcs_sniffed_and_truncated);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,7 +4,10 @@
  * column options) and txt traces, plain and zstd, named or sniffed; dense
  * object numbering and object sizes in pages; a trace of another format,
  * bad and truncated traces named by record or line; a workload sized by its
- * trace; and a replayed trace giving the same misses on every run.
+ * trace; and a replayed trace giving the same misses on every run. Object
+ * names (obj-id-is-num=false) numbered as first seen; lcs v1..v8, twr,
+ * twrNS, oracleSysTwrNS, oracleSimTwrNS and vscsi v1/v2 files written here
+ * read back, truncated and corrupt ones named by record.
  */
 #include <check.h>
 #include <stdio.h>
@@ -506,7 +509,7 @@ START_TEST(test_csv_column_errors)
 		{ "time-col=1,obj-id-col=x", "obj-id-col" },
 		{ "time-col=1", "obj-id-col is not given" },
 		{ "obj-id-col=2,colour=red", "'colour' is not known" },
-		{ "obj-id-col=2,obj-id-is-num=false", "not supported" },
+		{ "obj-id-col=2,obj-id-is-num=maybe", "obj-id-is-num" },
 		{ "obj-id-col=2,has-header=maybe", "has-header" },
 		{ "obj-id-col=2,delimiter=ab", "delimiter" },
 		{ "obj-id-col", "not key=value" },
@@ -730,6 +733,392 @@ START_TEST(test_workload_size_from_trace)
 }
 END_TEST
 
+/* ---- object names (obj-id-is-num=false) ---- */
+
+/*
+ * A csv of names gives what the same trace numbered 0, 1, 2... in the order
+ * first seen gives: the same objects, pages and sizes, request by request.
+ */
+START_TEST(test_string_ids_numbered_as_first_seen)
+{
+	char *names = malloc(1 << 16), *numbers = malloc(1 << 16), *pn, *pu;
+	size_t nn = 0, nu = 0;
+	int first_seen[300], nr_seen = 0;
+	struct trace_opts o;
+	struct trace tn, tu;
+	char err[512] = "";
+	struct rng r;
+
+	ck_assert_ptr_nonnull(names);
+	ck_assert_ptr_nonnull(numbers);
+	for (int i = 0; i < 300; i++)
+		first_seen[i] = -1;
+	rng_seed(&r, 3, "names");
+	nn += (size_t)snprintf(names + nn, 4096, "time,key,size,op\n");
+	nu += (size_t)snprintf(numbers + nu, 4096, "time,key,size,op\n");
+	for (int i = 0; i < 1000; i++) {
+		int k = (int)rng_below(&r, 300), size = 4096 * (1 + k % 3);
+		const char *op = i % 7 ? "read" : "write";
+
+		if (first_seen[k] < 0)
+			first_seen[k] = nr_seen++;
+		nn += (size_t)snprintf(names + nn, (1 << 16) - nn, "%d,user:%d/%c,%d,%s\n", i, k,
+				       'a' + k % 26, size, op);
+		nu += (size_t)snprintf(numbers + nu, (1 << 16) - nu, "%d,%d,%d,%s\n", i,
+				       first_seen[k], size, op);
+	}
+	pn = harness_write_temp(names);
+	pu = harness_write_temp(numbers);
+	trace_opts_init(&o, TRACE_AUTO);
+	ck_assert_int_eq(trace_opts_parse(&o, "obj-id-is-num=false", err, sizeof(err)), 0);
+	ck_assert_msg(trace_load_opts(&tn, pn, &o, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(trace_load(&tu, pu, TRACE_AUTO, err, sizeof(err)), 0);
+	ck_assert_uint_eq(tn.nr, 1000);
+	ck_assert_uint_eq(tn.nr_objects, (uint64_t)nr_seen);
+	ck_assert_uint_eq(tn.nr_objects, tu.nr_objects);
+	ck_assert_uint_eq(tn.nr_pages, tu.nr_pages);
+	for (size_t i = 0; i < tn.nr; i++) {
+		ck_assert_uint_eq(tn.req[i].obj_id, tu.req[i].obj_id);
+		ck_assert_uint_eq(tn.req[i].page, tu.req[i].page);
+		ck_assert_uint_eq(tn.req[i].nr_pages, tu.req[i].nr_pages);
+		ck_assert_uint_eq(tn.req[i].dense_id, tu.req[i].dense_id);
+		ck_assert(tn.req[i].write == tu.req[i].write);
+	}
+	trace_free(&tn);
+	trace_free(&tu);
+	/* without the parameter, names are refused and the message says how to read them */
+	load_fails(pn, (trace_opts_init(&o, TRACE_CSV), &o), "line 2", "obj-id-is-num=false");
+	unlink(pn);
+	unlink(pu);
+	free(pn);
+	free(pu);
+	free(names);
+	free(numbers);
+}
+END_TEST
+
+/* Names are text: "07" and "7" differ; txt takes names; a header is only what is named. */
+START_TEST(test_string_ids_are_text)
+{
+	char *txt = harness_write_temp("7\n07\nseven\n7\n");
+	char *csv = harness_write_temp("key,size\nk1,4096\nk2,8192\n");
+	struct trace_opts o;
+	struct trace t;
+	char err[512] = "";
+
+	trace_opts_init(&o, TRACE_AUTO);
+	ck_assert_int_eq(trace_opts_parse(&o, "obj_id_is_num=0", err, sizeof(err)), 0);
+	ck_assert_msg(trace_load_opts(&t, txt, &o, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(t.format, TRACE_TXT);
+	ck_assert_uint_eq(t.nr_objects, 3);
+	ck_assert_uint_eq(t.req[0].obj_id, 0);
+	ck_assert_uint_eq(t.req[1].obj_id, 1);
+	ck_assert_uint_eq(t.req[2].obj_id, 2);
+	ck_assert_uint_eq(t.req[3].obj_id, 0);
+	trace_free(&t);
+	/* no time column: "key" is a name like any other unless has-header says so */
+	trace_opts_init(&o, TRACE_AUTO);
+	ck_assert_int_eq(trace_opts_parse(&o, "obj-id-col=1,obj-size-col=2,obj-id-is-num=false",
+					  err, sizeof(err)), 0);
+	load_fails(csv, &o, "line 1", "size 'size'");
+	trace_opts_init(&o, TRACE_AUTO);
+	ck_assert_int_eq(trace_opts_parse(&o, "obj-id-col=1,obj-size-col=2,obj-id-is-num=false,"
+					  "has-header=true", err, sizeof(err)), 0);
+	ck_assert_msg(trace_load_opts(&t, csv, &o, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(t.nr, 2);
+	ck_assert_uint_eq(t.nr_pages, 3);
+	trace_free(&t);
+	unlink(txt);
+	unlink(csv);
+	free(txt);
+	free(csv);
+}
+END_TEST
+
+/* ---- binary formats, as libCacheSim defines them ---- */
+
+static void put(unsigned char *p, uint64_t v, int bytes)
+{
+	for (int i = 0; i < bytes; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* One request of a test trace and what it should read back as. */
+struct want {
+	uint32_t time;
+	uint64_t obj_id;
+	uint32_t size;
+	unsigned op;		/* libCacheSim's req_op_e */
+	bool write;
+};
+
+static const struct want wants[4] = {
+	{ 10, 900, 4096, 1, false },	/* get */
+	{ 11, 7, 9000, 3, true },	/* set */
+	{ 11, 900, 100, 12, false },	/* read */
+	{ 20, 123456789012ULL, 1, 9, true },	/* delete */
+};
+
+static void check_wants(const struct trace *t, bool has_op)
+{
+	ck_assert_uint_eq(t->nr, 4);
+	ck_assert_uint_eq(t->nr_objects, 3);
+	for (int i = 0; i < 4; i++) {
+		ck_assert_uint_eq(t->req[i].obj_id, wants[i].obj_id);
+		ck_assert_uint_eq(t->req[i].size, wants[i].size);
+		ck_assert_msg(t->req[i].write == (has_op && wants[i].write), "request %d", i);
+	}
+}
+
+/* An lcs trace of version v: the 8192-byte header and the four requests. */
+static size_t lcs_trace(unsigned char *buf, unsigned v)
+{
+	static const size_t rec[9] = { 0, 24, 28, 36, 40, 44, 52, 68, 100 };
+	size_t n = 8192;
+
+	memset(buf, 0, 8192 + 4 * 100);
+	put(buf, 0x123456789abcdef0ULL, 8);
+	put(buf + 8, v, 8);
+	put(buf + 16, 1, 8);		/* stat version */
+	put(buf + 24, 4, 8);		/* n_req */
+	put(buf + 8184, 0x123456789abcdef0ULL, 8);
+	for (int i = 0; i < 4; i++, n += rec[v]) {
+		unsigned char *p = buf + n;
+
+		put(p, wants[i].time, 4);
+		put(p + 4, wants[i].obj_id, 8);
+		if (v == 1) {
+			put(p + 12, wants[i].size, 4);
+			put(p + 16, (uint64_t)-1, 8);
+		} else if (v == 2) {
+			put(p + 12, wants[i].size, 4);
+			put(p + 16, wants[i].op | 5u << 8, 4);	/* tenant 5 */
+			put(p + 20, (uint64_t)-1, 8);
+		} else {
+			put(p + 12, wants[i].size, 8);
+			put(p + 20, wants[i].op | 5u << 8, 4);
+			put(p + 24, 3600, 4);			/* ttl */
+			put(p + 28, (uint64_t)-1, 8);
+			for (size_t f = 36; f < rec[v]; f++)	/* features */
+				p[f] = 0xee;
+		}
+	}
+	return n;
+}
+
+START_TEST(test_lcs_every_version)
+{
+	unsigned char buf[8192 + 4 * 100];
+	struct trace_opts o;
+	struct trace t;
+	char err[512] = "";
+
+	for (unsigned v = 1; v <= 8; v++)
+		for (int named = 0; named < 2; named++) {
+			size_t n = lcs_trace(buf, v);
+			char *path = write_bytes(buf, n);
+
+			trace_opts_init(&o, named ? TRACE_LCS : TRACE_AUTO);
+			ck_assert_msg(trace_load_opts(&t, path, &o, err, sizeof(err)) == 0,
+				      "v%u: %s", v, err);
+			ck_assert_int_eq(t.format, TRACE_LCS);
+			ck_assert_uint_eq(t.version, v);
+			check_wants(&t, v >= 2);
+			trace_free(&t);
+			unlink(path);
+			free(path);
+		}
+}
+END_TEST
+
+START_TEST(test_lcs_truncated_or_corrupt)
+{
+	unsigned char buf[8192 + 4 * 100];
+	struct trace_opts o;
+	size_t n;
+	char *path;
+
+	trace_opts_init(&o, TRACE_AUTO);
+	/* cut in the header, then in its third record */
+	n = lcs_trace(buf, 3);
+	path = write_bytes(buf, 5000);
+	load_fails(path, &o, "header: truncated", "5000 of 8192");
+	unlink(path);
+	free(path);
+	path = write_bytes(buf, 8192 + 2 * 36 + 10);
+	load_fails(path, &o, "record 3", "truncated (10 of 36 bytes)");
+	unlink(path);
+	free(path);
+	/* an unknown version, a wrong end magic, a size that is negative, an op none knows */
+	put(buf + 8, 9, 8);
+	path = write_bytes(buf, n);
+	load_fails(path, &o, "lcs version 9", NULL);
+	unlink(path);
+	free(path);
+	lcs_trace(buf, 3);
+	buf[8190] ^= 1;
+	path = write_bytes(buf, n);
+	load_fails(path, &o, "end magic", NULL);
+	unlink(path);
+	free(path);
+	lcs_trace(buf, 3);
+	put(buf + 8192 + 36 + 12, (uint64_t)-5, 8);
+	path = write_bytes(buf, n);
+	load_fails(path, &o, "record 2", "obj_size -5 is negative");
+	unlink(path);
+	free(path);
+	lcs_trace(buf, 2);
+	buf[8192 + 2 * 28 + 16] = 99;
+	path = write_bytes(buf, 8192 + 4 * 28);
+	load_fails(path, &o, "record 3", "op 99");
+	unlink(path);
+	free(path);
+	/* named lcs, but no magic */
+	memset(buf, 0, 8192);
+	path = write_bytes(buf, 8192);
+	trace_opts_init(&o, TRACE_LCS);
+	load_fails(path, &o, "not an lcs trace", NULL);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+/* twr, twrNS, oracleSysTwrNS, oracleSimTwrNS: fixed records, no header */
+static size_t twr_trace(unsigned char *buf, enum trace_format f, size_t *rec)
+{
+	size_t n = 0;
+
+	*rec = f == TRACE_TWR ? 20 : f == TRACE_TWRNS ? 22 : f == TRACE_ORACLE_SYS_TWRNS ? 34 : 30;
+	for (int i = 0; i < 4; i++, n += *rec) {
+		unsigned char *p = buf + n;
+		uint32_t key = wants[i].size > 64 ? 40 : 0, val = wants[i].size - key;
+
+		put(p, wants[i].time, 4);
+		put(p + 4, wants[i].obj_id, 8);
+		if (f == TRACE_TWR || f == TRACE_TWRNS) {
+			put(p + 12, key << 22 | val, 4);
+			put(p + 16, (uint64_t)wants[i].op << 24 | 86400, 4);
+			if (f == TRACE_TWRNS)
+				put(p + 20, 17, 2);
+		} else if (f == TRACE_ORACLE_SYS_TWRNS) {
+			put(p + 12, key, 2);
+			put(p + 14, val, 4);
+			put(p + 18, wants[i].op, 2);
+			put(p + 20, 17, 2);
+			put(p + 22, 86400, 4);
+			put(p + 26, (uint64_t)-1, 8);
+		} else {
+			put(p + 12, wants[i].size, 4);
+			put(p + 16, 86400, 4);
+			put(p + 20, 17, 2);
+			put(p + 22, (uint64_t)-1, 8);
+		}
+	}
+	return n;
+}
+
+START_TEST(test_twr_formats)
+{
+	static const enum trace_format fmts[] = { TRACE_TWR, TRACE_TWRNS, TRACE_ORACLE_SYS_TWRNS,
+						  TRACE_ORACLE_SIM_TWRNS };
+	static const char *const names[] = { "twr", "twrns", "oracleSysTwrNS", "oracleSimTwrNS" };
+	unsigned char buf[4 * 34];
+	struct trace_opts o;
+	struct trace t;
+	char err[512] = "";
+
+	for (int i = 0; i < 4; i++) {
+		size_t rec, n = twr_trace(buf, fmts[i], &rec);
+		char *path = write_bytes(buf, n);
+		enum trace_format f;
+
+		ck_assert_int_eq(trace_format_parse(names[i], &f), 0);
+		ck_assert_int_eq(f, fmts[i]);
+		trace_opts_init(&o, f);
+		ck_assert_msg(trace_load_opts(&t, path, &o, err, sizeof(err)) == 0, "%s: %s",
+			      names[i], err);
+		ck_assert_int_eq(t.format, fmts[i]);
+		check_wants(&t, fmts[i] != TRACE_ORACLE_SIM_TWRNS);
+		trace_free(&t);
+		unlink(path);
+		free(path);
+		/* truncated in the last record */
+		path = write_bytes(buf, n - 3);
+		load_fails(path, &o, "record 4", "truncated");
+		unlink(path);
+		free(path);
+	}
+}
+END_TEST
+
+/* vscsi: version 1 and 2 records, the version in ver's high byte, SCSI writes */
+static size_t vscsi_trace(unsigned char *buf, unsigned v)
+{
+	size_t rec = v == 1 ? 32 : 40, n = 0;
+
+	memset(buf, 0, 4 * 40);
+	for (int i = 0; i < 4; i++, n += rec) {
+		unsigned char *p = buf + n;
+		unsigned cmd = wants[i].write ? 0x2a : 0x28;	/* WRITE(10), READ(10) */
+
+		if (v == 1) {
+			put(p, 1000 + (unsigned)i, 4);
+			put(p + 4, wants[i].size, 4);
+			put(p + 8, 1, 4);
+			put(p + 12, cmd, 2);
+			put(p + 14, 0x100, 2);
+		} else {
+			put(p, cmd, 2);
+			put(p + 2, 0x200, 2);
+			put(p + 4, 1000 + (unsigned)i, 4);
+			put(p + 8, wants[i].size, 4);
+			put(p + 12, 1, 4);
+			put(p + 32, 250, 8);	/* response time */
+		}
+		put(p + 16, wants[i].obj_id, 8);
+		put(p + 24, (uint64_t)wants[i].time * 1000000 + 999999, 8);
+	}
+	return n;
+}
+
+START_TEST(test_vscsi_versions)
+{
+	unsigned char buf[4 * 40];
+	struct trace_opts o;
+	struct trace t;
+	char err[512] = "", *path;
+
+	trace_opts_init(&o, TRACE_VSCSI);
+	for (unsigned v = 1; v <= 2; v++) {
+		size_t n = vscsi_trace(buf, v), rec = v == 1 ? 32 : 40;
+
+		path = write_bytes(buf, n);
+		ck_assert_msg(trace_load_opts(&t, path, &o, err, sizeof(err)) == 0, "v%u: %s", v,
+			      err);
+		ck_assert_uint_eq(t.version, v);
+		check_wants(&t, true);
+		trace_free(&t);
+		unlink(path);
+		free(path);
+		path = write_bytes(buf, n - 1);
+		load_fails(path, &o, "record 4", "truncated");
+		unlink(path);
+		free(path);
+		/* a record whose version byte is not the trace's */
+		buf[2 * rec + (v == 1 ? 15 : 3)] = 7;
+		path = write_bytes(buf, n);
+		load_fails(path, &o, "record 3", "version byte says 7");
+		unlink(path);
+		free(path);
+	}
+	memset(buf, 0, sizeof(buf));
+	path = write_bytes(buf, sizeof(buf));
+	load_fails(path, &o, "record 1", "not a vscsi trace");
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 static Suite *trace_suite(void)
 {
 	Suite *s = suite_create("trace");
@@ -754,6 +1143,12 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, test_printable_oracle_records);
 	tcase_add_test(tc, test_zstd_skippable_frame);
 	tcase_add_test(tc, test_workload_size_from_trace);
+	tcase_add_test(tc, test_string_ids_numbered_as_first_seen);
+	tcase_add_test(tc, test_string_ids_are_text);
+	tcase_add_test(tc, test_lcs_every_version);
+	tcase_add_test(tc, test_lcs_truncated_or_corrupt);
+	tcase_add_test(tc, test_twr_formats);
+	tcase_add_test(tc, test_vscsi_versions);
 	suite_add_tcase(s, tc);
 	return s;
 }

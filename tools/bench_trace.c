@@ -233,7 +233,8 @@ int bench_trace(int argc, char **argv)
 		else if (!strcmp(opt, "--trace-format")) {
 			if (trace_format_parse(val, &fmt)) {
 				fprintf(stderr, "mmemu: bench: --trace-format '%s': expected auto, "
-					"oracle, csv or txt\n", val);
+					"oracle, csv, txt, lcs, twr, twrNS, oracleSysTwrNS, "
+					"oracleSimTwrNS or vscsi\n", val);
 				return 2;
 			}
 		} else if (!strcmp(opt, "--trace-params") || !strcmp(opt, "-t"))

@@ -246,7 +246,7 @@ static const struct command_help commands[] = {
 		.summary = "hit-path and fault speed, bytes per folio; trace replay",
 		.usage =
 		"usage: mmemu bench [--policy POLICY]\n"
-		"       mmemu bench --trace FILE [--trace-format auto|oracle|csv|txt]\n"
+		"       mmemu bench --trace FILE [--trace-format FORMAT]\n"
 		"                   [-t|--trace-params PARAMS] [--policy A,B,...]\n"
 		"                   [--cache SIZE,...] [--no-timing]\n",
 		.text =
@@ -257,13 +257,20 @@ static const struct command_help commands[] = {
 		"\n"
 		"  --policy POLICY   reclaim policy, a name or ./x.so (default classic); a list\n"
 		"                    with --trace\n"
-		"  --trace FILE      a trace: libCacheSim oracleGeneral, csv or txt, plain or .zst\n"
-		"  --trace-format F  auto (default: sniffed), oracle, csv or txt\n"
+		"  --trace FILE      a trace: libCacheSim oracleGeneral, lcs, csv or txt, twr,\n"
+		"                    vscsi, plain or .zst\n"
+		"  --trace-format F  auto (default: sniffed; lcs by its magic), oracle, csv,\n"
+		"                    txt, lcs, twr, twrNS, oracleSysTwrNS, oracleSimTwrNS or\n"
+		"                    vscsi, as libCacheSim lays them out (twr and vscsi have\n"
+		"                    no header to sniff: name them)\n"
 		"  -t, --trace-params P  csv columns as cachesim's -t: time-col=1,obj-id-col=2,\n"
-		"                    obj-size-col=3,op-col=4,delimiter=,,has-header=true\n"
+		"                    obj-size-col=3,op-col=4,delimiter=,,has-header=true;\n"
+		"                    obj-id-is-num=false: obj_id is a name (csv, txt), each\n"
+		"                    distinct one numbered as first seen\n"
 		"  --cache SIZE,...  memory.max per run: a size (1G) or a fraction of the\n"
 		"                    working set (0.1, 10%); default a quarter of it\n"
-		"  --no-timing       miss ratios only: no IO waits or CPU costs (faster)\n",
+		"  --no-timing       miss ratios only: no IO waits or CPU costs (faster)\n"
+
 	},
 	{
 		.name = "check-policy",

@@ -2,7 +2,8 @@
 /*
  * libFuzzer target: trace_load() (scenarios/trace.c) on a trace file, in
  * the format FUZZ_TRACE_FORMAT (TRACE_ORACLE: libCacheSim oracleGeneral
- * binary records; TRACE_CSV: time,obj_id,size,op lines). A trace it
+ * binary records; TRACE_CSV: time,obj_id,size,op lines; TRACE_AUTO: the
+ * sniffing, and lcs by its magic; TRACE_VSCSI, TRACE_TWR). A trace it
  * accepts has requests, and its dense object numbers are 0..n-1, one per
  * distinct obj_id.
  */
