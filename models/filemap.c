@@ -367,6 +367,12 @@ struct vm_area *task_mmap_file(struct task *t, struct address_space *f)
 
 /* ---- page cache reads ---- */
 
+/* bdi->ra_pages is 0 (queue/read_ahead_kb = 0): f_ra.ra_pages too, no readahead */
+static bool ra_off(const struct address_space *f)
+{
+	return f->bdev && f->bdev->no_readahead;
+}
+
 /* file->f_ra.ra_pages of the task's files: doubled by POSIX_FADV_SEQUENTIAL */
 static uint64_t ra_pages(const struct task *t)
 {
@@ -499,7 +505,8 @@ int filemap_read(struct actor *a, struct task *t, struct address_space *f,
 			 * FMODE_RANDOM (POSIX_FADV_RANDOM): the page alone */
 			uint64_t nr = 1;
 
-			if (index && index == f->ra_prev && t->advice != ADVICE_RANDOM) {
+			if (index && index == f->ra_prev && t->advice != ADVICE_RANDOM &&
+			    !ra_off(f)) {
 				f->ra_size = f->ra_size ? f->ra_size * 2 : RA_INIT_PAGES;
 				if (f->ra_size > ra_pages(t))
 					f->ra_size = (uint32_t)ra_pages(t);
@@ -567,6 +574,9 @@ static uint64_t sync_ra_pages(const struct task *t, const struct address_space *
 {
 	uint64_t contig, size, max = ra_pages(t);
 
+	/* !ra_pages: force_page_cache_ra() of one page (page_cache_sync_ra()) */
+	if (ra_off(f))
+		return 1;
 	/* FMODE_RANDOM: force_page_cache_ra() of the request alone */
 	if (t->advice == ADVICE_RANDOM)
 		return req < max ? req : max;
@@ -696,7 +706,8 @@ static uint64_t mmap_readaround(const struct vm_area *vma, uint64_t index, uint6
 	struct address_space *f = vma->file;
 
 	*start = index;
-	if (vma->vm_flags & VM_RAND_READ)
+	/* do_sync_mmap_readahead(): nothing around the fault without ra_pages */
+	if ((vma->vm_flags & VM_RAND_READ) || ra_off(f))
 		return 1;
 	if (vma->vm_flags & VM_SEQ_READ)
 		return ra_pages(vma->task);

@@ -734,6 +734,7 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 		p.delay_read_ns = sd->delay_read_ns;
 		p.delay_write_ns = sd->delay_write_ns;
 		blockdev_init(&devs[i], sd->name, &p, o->seed);
+		devs[i].no_readahead = !sd->readahead;
 		if (wb_create(&devs[i])) {
 			snprintf(err, errlen, "out of memory");
 			goto out;

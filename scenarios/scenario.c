@@ -291,6 +291,8 @@ static const struct key_desc device_keys[] = {
 	   "extra latency on every read"),
 	KD("delay_write", KT_TIME, U, struct scn_device, delay_write_ns, 0, 0, "a duration",
 	   "extra latency on every write"),
+	KD("readahead", KT_BOOL, U, struct scn_device, readahead, 0, 0, "yes or no",
+	   "no: read_ahead_kb = 0, files on it read only the pages asked for (yes)"),
 	{ 0 }
 };
 
@@ -1127,6 +1129,7 @@ static void device_defaults(struct scn_device *d)
 {
 	memset(d, 0, sizeof(*d));
 	snprintf(d->type, sizeof(d->type), "nvme");
+	d->readahead = true;
 }
 
 static void memcg_defaults(struct scn_memcg *m)

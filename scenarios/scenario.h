@@ -45,6 +45,7 @@ struct scn_device {
 	int channels;			/* 0 = default */
 	uint64_t delay_read_ns;		/* extra latency on reads */
 	uint64_t delay_write_ns;	/* extra latency on writes */
+	bool readahead;			/* no: read_ahead_kb = 0 (yes) */
 };
 
 struct scn_memcg {

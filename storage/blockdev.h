@@ -71,6 +71,8 @@ struct blockdev {
 	uint64_t pipe_free_ns;		/* when the shared transfer path frees up */
 	uint64_t busy_until_ns;		/* end of the current busy period */
 	struct bdev_stats st;		/* counters for the results */
+	bool no_readahead;		/* queue/read_ahead_kb = 0 (bdi->ra_pages 0): files read only
+					 * the pages asked for, no readahead nor mmap read-around */
 	/* HDD */
 	uint64_t head;			/* page under the head */
 	bool hdd_busy;			/* a request is being served */

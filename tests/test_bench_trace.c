@@ -3,7 +3,8 @@
  * `mmemu bench --trace`: one cachesim-like line per (policy, cache size),
  * sizes absolute and as fractions of the working set, byte miss ratio,
  * --no-timing said in its output, and bad options and traces exit 2; object
- * names replaying as their numbers; an lcs trace sniffed.
+ * names replaying as their numbers; a miss ratio below the compulsory one
+ * said to be readahead's, and --no-readahead; an lcs trace sniffed.
  */
 #include <check.h>
 #include <stdio.h>
@@ -199,6 +200,47 @@ START_TEST(test_string_ids_same_miss_ratio)
 }
 END_TEST
 
+/*
+ * A sequential trace read once: read-around brings pages in before they
+ * are asked for, the miss ratio falls below the compulsory one (every
+ * request a first one) and the output says why; --no-readahead gives the
+ * compulsory one.
+ */
+START_TEST(test_no_readahead_compulsory)
+{
+	char *text = malloc(64 * 1024), *trace;
+	size_t n = 0;
+	double mr[2], bmr;
+
+	ck_assert_ptr_nonnull(text);
+	for (int i = 0; i < 400; i++)
+		n += (size_t)snprintf(text + n, 64 * 1024 - n, "%d,%d,4096\n", i, i);
+	trace = harness_write_temp(text);
+	free(text);
+	for (int nora = 0; nora < 2; nora++) {
+		const char *args[] = { "bench", "--trace", trace, "--cache", "100%",
+				       nora ? "--no-readahead" : "--no-timing", NULL };
+		struct cli_out o = cli_run(args);
+
+		ck_assert_msg(o.status == 0, "%s", o.err);
+		ck_assert_msg(strstr(o.out, " 400 req, miss ratio "), "%s", o.out);
+		sscanf(strstr(o.out, " 400 req, miss ratio ") + 21, "%lf, byte miss ratio %lf",
+		       &mr[nora], &bmr);
+		ck_assert_msg((strstr(o.out, "below the compulsory 1.0000 (400 objects / 400 "
+					     "requests): readahead") != NULL) == !nora, "%s", o.out);
+		ck_assert_msg((strstr(o.out, "--no-readahead compares the caches alone") != NULL) ==
+			      !nora, "%s", o.out);
+		ck_assert((strstr(o.out, "no readahead: the device's read_ahead_kb = 0") != NULL) ==
+			  nora);
+		cli_out_free(&o);
+	}
+	ck_assert_msg(mr[0] < 0.5, "miss ratio %f with readahead", mr[0]);
+	ck_assert_double_eq(mr[1], 1.0);
+	unlink(trace);
+	free(trace);
+}
+END_TEST
+
 /* An lcs trace is sniffed by its magic; a truncated one is refused with its record. */
 START_TEST(test_lcs_sniffed_and_truncated)
 {
@@ -254,6 +296,7 @@ static Suite *bench_trace_suite(void)
 	tcase_add_test(tc, test_no_timing_says_so);
 	tcase_add_test(tc, test_bad_options_exit_2);
 	tcase_add_test(tc, test_string_ids_same_miss_ratio);
+	tcase_add_test(tc, test_no_readahead_compulsory);
 	tcase_add_test(tc, test_lcs_sniffed_and_truncated);
 	suite_add_tcase(s, tc);
 	return s;

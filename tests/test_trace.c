@@ -7,7 +7,8 @@
  * trace; and a replayed trace giving the same misses on every run. Object
  * names (obj-id-is-num=false) numbered as first seen; lcs v1..v8, twr,
  * twrNS, oracleSysTwrNS, oracleSimTwrNS and vscsi v1/v2 files written here
- * read back, truncated and corrupt ones named by record.
+ * read back, truncated and corrupt ones named by record; a device without
+ * readahead faulting once per object of a sequential trace.
  */
 #include <check.h>
 #include <stdio.h>
@@ -1119,6 +1120,46 @@ START_TEST(test_vscsi_versions)
 }
 END_TEST
 
+/* A sequential trace as a run: without readahead, each object's first request faults. */
+START_TEST(test_device_without_readahead)
+{
+	unsigned char *buf = malloc(2000 * 24);
+	char *trace, ini[1024], *path, *out = NULL, err[512];
+	double major[2];
+
+	ck_assert_ptr_nonnull(buf);
+	for (int i = 0; i < 2000; i++)
+		oracle_record(buf + 24 * i, (uint32_t)i, (uint64_t)i, 4096);
+	trace = write_bytes(buf, 2000 * 24);
+	free(buf);
+	for (int ra = 0; ra < 2; ra++) {
+		struct run_result r;
+
+		snprintf(ini, sizeof(ini),
+			 "[machine]\nnodes = 1\nnode_memory = 256M\n[device.d]\ntype = nvme\n%s"
+			 "[memcg.cache]\nmemory.max = 4M\n"
+			 "[workload.replay]\ntype = trace\ntrace = %s\nmemcg = cache\ndevice = d\n"
+			 "access = mmap\n", ra ? "" : "readahead = no\n", trace);
+		path = harness_write_temp(ini);
+		ck_assert_msg(harness_run_scenario(path, NULL, 0, 1.0, 1, "classic", true, &out,
+						   err, sizeof(err)) == 0, "%s", err);
+		ck_assert_int_eq(harness_parse_result(out, &r), 0);
+		ck_assert_double_eq(harness_value(&r, "workload.replay", "ops"), 2000);
+		major[ra] = harness_value(&r, "workload.replay", "major_faults");
+		result_free(&r);
+		free(out);
+		out = NULL;
+		unlink(path);
+		free(path);
+	}
+	/* read-around brings 32 pages a fault; without it, one fault per object */
+	ck_assert_double_eq(major[0], 2000);
+	ck_assert_msg(major[1] < 2000 / 8, "%f major faults with readahead", major[1]);
+	unlink(trace);
+	free(trace);
+}
+END_TEST
+
 static Suite *trace_suite(void)
 {
 	Suite *s = suite_create("trace");
@@ -1149,6 +1190,7 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, test_lcs_truncated_or_corrupt);
 	tcase_add_test(tc, test_twr_formats);
 	tcase_add_test(tc, test_vscsi_versions);
+	tcase_add_test(tc, test_device_without_readahead);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,7 +4,10 @@
  * memcg whose memory.max is the cache, as a mapped file on NVMe, under each
  * policy and cache size asked for, and prints one line per (policy, size)
  * like libCacheSim's cachesim: requests, miss ratio (requests that took a
- * major fault), byte miss ratio, replay speed.
+ * major fault), byte miss ratio, replay speed. A miss ratio below the
+ * compulsory one (distinct objects / requests: each object's first request
+ * misses in a cache alone) is readahead's doing, and is said so;
+ * --no-readahead (the device's read_ahead_kb = 0) compares caches alone.
  *
  * Each (policy, size) runs in a child process (the engine starts once per
  * process) on the trace loaded once before; runs go one at a time, so their
@@ -49,6 +52,7 @@ struct replay {
 	struct blockdev dev;		/* NVMe behind the file */
 	uint64_t cache_pages;		/* memcg limit */
 	bool untimed;			/* --no-timing */
+	bool no_readahead;		/* --no-readahead */
 	struct replay_result r;
 };
 
@@ -63,6 +67,7 @@ static void replay_actor(struct actor *a, void *arg)
 	double t0, cpu0;
 
 	a->untimed = b->untimed;
+	b->dev.no_readahead = b->no_readahead;
 	memcg->max = b->cache_pages;
 	t0_ns = actor_now_ns(a);
 	t0 = bench_now_s();
@@ -106,7 +111,8 @@ static int replay_boot(struct replay *b, const struct reclaim_policy *policy)
 
 /* Runs one (policy, size) in a child; 0 with its result, or -1. */
 static int replay_one(const struct trace *tr, const struct reclaim_policy *policy,
-		      uint64_t cache_pages, bool untimed, struct replay_result *out)
+		      uint64_t cache_pages, bool untimed, bool no_readahead,
+		      struct replay_result *out)
 {
 	int fd[2], status;
 	pid_t pid;
@@ -127,7 +133,8 @@ static int replay_one(const struct trace *tr, const struct reclaim_policy *polic
 
 		child_stdout_to_stderr();
 		close(fd[0]);
-		b = (struct replay){ .tr = tr, .cache_pages = cache_pages, .untimed = untimed };
+		b = (struct replay){ .tr = tr, .cache_pages = cache_pages, .untimed = untimed,
+				     .no_readahead = no_readahead };
 		if (replay_boot(&b, policy) || !b.r.ok)
 			_exit(1);
 		_exit(write(fd[1], &b.r, sizeof(b.r)) == sizeof(b.r) ? 0 : 1);
@@ -207,7 +214,8 @@ int bench_trace(int argc, char **argv)
 	enum trace_format fmt = TRACE_AUTO;
 	uint64_t cache[MAX_SIZES];
 	int nr_policies = 1, nr_sizes = 1, rc = 0;
-	bool untimed = false;
+	bool untimed = false, no_readahead = false, said_readahead = false;
+	double compulsory;
 	struct trace_opts o;
 	struct trace tr;
 	double t0, load_s;
@@ -218,6 +226,10 @@ int bench_trace(int argc, char **argv)
 
 		if (!strcmp(opt, "--no-timing")) {
 			untimed = true;
+			continue;
+		}
+		if (!strcmp(opt, "--no-readahead")) {
+			no_readahead = true;
 			continue;
 		}
 		if (!val || (strcmp(opt, "--trace") && strcmp(opt, "--trace-format") &&
@@ -308,13 +320,17 @@ int bench_trace(int argc, char **argv)
 	else
 		printf("timed: each miss an NVMe read, the model's CPU costs; a miss is a request "
 		       "that took a major fault\n");
+	if (no_readahead)
+		printf("no readahead: the device's read_ahead_kb = 0, a miss reads only the pages "
+		       "of its request\n");
+	compulsory = (double)tr.nr_objects / (double)tr.nr;
 	for (int p = 0; p < nr_policies; p++)
 		for (int s = 0; s < nr_sizes; s++) {
 			struct replay_result r;
 			char size[32];
 
 			print_size(size, sizeof(size), cache[s]);
-			if (replay_one(&tr, policy[p], cache[s], untimed, &r)) {
+			if (replay_one(&tr, policy[p], cache[s], untimed, no_readahead, &r)) {
 				fprintf(stderr, "mmemu: bench: the replay of %s at %s ended early "
 					"(its task OOM-killed, or the model stopped: see above)\n",
 					policy[p]->name, size);
@@ -339,6 +355,13 @@ int bench_trace(int argc, char **argv)
 				printf(" (no timing)\n");
 			else
 				printf(", simulated %.3f s\n", (double)r.sim_ns / 1e9);
+			if (r.misses < tr.nr_objects && !said_readahead) {
+				printf("miss ratio below the compulsory %.4f (%llu objects / %zu "
+				       "requests): readahead read pages before they were requested; "
+				       "--no-readahead compares the caches alone\n", compulsory,
+				       (unsigned long long)tr.nr_objects, tr.nr);
+				said_readahead = true;
+			}
 		}
 	trace_free(&tr);
 	return rc;

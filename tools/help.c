@@ -248,12 +248,14 @@ static const struct command_help commands[] = {
 		"usage: mmemu bench [--policy POLICY]\n"
 		"       mmemu bench --trace FILE [--trace-format FORMAT]\n"
 		"                   [-t|--trace-params PARAMS] [--policy A,B,...]\n"
-		"                   [--cache SIZE,...] [--no-timing]\n",
+		"                   [--cache SIZE,...] [--no-timing] [--no-readahead]\n",
 		.text =
 		"Measures simulated page accesses per host second on the hit path, page\n"
 		"faults per host second and bytes per folio; with --trace, replays a\n"
 		"page-access trace through one memcg under each policy and cache size and\n"
-		"prints one line per (policy, size) like libCacheSim's cachesim.\n"
+		"prints one line per (policy, size) like libCacheSim's cachesim. A miss\n"
+		"ratio below the compulsory one (distinct objects / requests) is said to be\n"
+		"readahead's: read-around read pages before they were requested.\n"
 		"\n"
 		"  --policy POLICY   reclaim policy, a name or ./x.so (default classic); a list\n"
 		"                    with --trace\n"
@@ -270,7 +272,9 @@ static const struct command_help commands[] = {
 		"  --cache SIZE,...  memory.max per run: a size (1G) or a fraction of the\n"
 		"                    working set (0.1, 10%); default a quarter of it\n"
 		"  --no-timing       miss ratios only: no IO waits or CPU costs (faster)\n"
-
+		"  --no-readahead    the device's read_ahead_kb = 0: a miss reads only its\n"
+		"                    request's pages (no readahead nor mmap read-around), so\n"
+		"                    that the caches alone are compared\n",
 	},
 	{
 		.name = "check-policy",
