@@ -273,7 +273,7 @@ START_TEST(test_lcs_sniffed_and_truncated)
 		o = cli_run(args);
 		if (!cut) {
 			ck_assert_msg(o.status == 0, "%s", o.err);
-			ck_assert_msg(strstr(o.out, ": lcs, 100 requests, 10 objects"), "%s", o.out);
+			ck_assert_msg(strstr(o.out, ": lcs v1, 100 requests, 10 objects"), "%s", o.out);
 		} else {
 			ck_assert_int_eq(o.status, 2);
 			ck_assert_msg(strstr(o.err, path) && strstr(o.err, "record 100: truncated"),

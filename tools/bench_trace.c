@@ -209,7 +209,7 @@ static void print_size(char *buf, size_t len, uint64_t pages)
 int bench_trace(int argc, char **argv)
 {
 	const struct reclaim_policy *policy[MAX_POLICIES];
-	char *policy_arg = NULL, *cache_arg = NULL, *item[MAX_SIZES], err[512];
+	char *policy_arg = NULL, *cache_arg = NULL, *item[MAX_SIZES], err[512], format[32];
 	const char *path = NULL, *params = NULL;
 	enum trace_format fmt = TRACE_AUTO;
 	uint64_t cache[MAX_SIZES];
@@ -310,8 +310,11 @@ int bench_trace(int argc, char **argv)
 		cache[0] = tr.nr_pages / 4 + 1;	/* a quarter of the working set */
 	}
 
+	/* lcs and vscsi: the version read ("lcs v3") */
+	snprintf(format, sizeof(format), tr.version ? "%s v%u" : "%s", trace_format_name(tr.format),
+		 tr.version);
 	printf("trace %s: %s%s, %zu requests, %llu objects, working set %llu pages "
-	       "(%.1f MiB), %.2f s to read\n", path, trace_format_name(tr.format),
+	       "(%.1f MiB), %.2f s to read\n", path, format,
 	       tr.compressed ? " (zstd)" : "", tr.nr, (unsigned long long)tr.nr_objects,
 	       (unsigned long long)tr.nr_pages, (double)tr.nr_pages * 4096 / (1 << 20), load_s);
 	if (untimed)
