@@ -420,6 +420,14 @@ int do_swap_page(struct actor *a, struct task *t, struct address_space *as,
 		if (workingset)
 			psi_memstall_leave(a, &pflags);
 		folio_clear_locked(folio);
+		if (!folio->mapping || as->slots[index] != entry) {
+			/*
+			 * The region was zapped while the read was in flight
+			 * (the task was killed): !pte_same(), out_nomap. The
+			 * folio is an orphan now and the slot freed.
+			 */
+			return t->oom_killed ? -EINTR : ACCESS_MINOR;
+		}
 		if (write) {
 			delete_from_swap_cache(folio);
 			swap_free(slot);
@@ -453,8 +461,14 @@ void swap_zap_entry(struct address_space *as, uint64_t index)
 		struct folio *folio = folio_of(idx);
 
 		delete_from_swap_cache(folio);
-		if (folio_test_writeback(folio) || !folio_test_lru(folio)) {
-			/* in flight: an orphan that reclaim frees once written */
+		/*
+		 * In flight: being written, isolated, or locked by a swap-in
+		 * whose faulter waits on the read (free_swap_and_cache()'s
+		 * folio_trylock() fails; the faulter's reference keeps it).
+		 * An orphan that reclaim frees once the IO is done.
+		 */
+		if (folio_test_writeback(folio) || folio_test_locked(folio) ||
+		    !folio_test_lru(folio)) {
 			folio->mapping = 0;
 			folio->index = 0;
 		} else {

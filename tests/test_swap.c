@@ -653,6 +653,84 @@ START_TEST(test_oom_frees_swap_slots_block)
 END_TEST
 
 /*
+ * The victim dies while one of its threads waits on a swap-in read: the
+ * folio is locked, in the swap cache and on the LRU. The zap (the OOM
+ * reaper) must not free it under the read (free_swap_and_cache()'s
+ * folio_trylock() fails): it becomes an orphan, and the faulter, woken,
+ * finds its PTE gone (!pte_same) and maps nothing. Freed at the zap, the
+ * folio went to another page while the faulter then mapped it (found by
+ * mmemu fuzz: "its folio ... is another page's").
+ */
+struct swapin_zap_arg {
+	uint64_t page;		/* a page swapped out, faulted in by the faulter */
+	int fault_ret;
+	bool faulted;
+	uint64_t orphans_after_zap;
+};
+
+static void swapin_faulter(struct actor *a, void *arg)
+{
+	struct swapin_zap_arg *z = arg;
+
+	z->fault_ret = anon_access(a, fx.task, fx.heap, z->page, false);
+	z->faulted = true;
+}
+
+static void swapin_zap_fn(struct actor *a, void *arg)
+{
+	struct swapin_zap_arg *z = arg;
+	struct task *other = task_create("other", fx.memcg, 0);
+	struct address_space *oh = anon_region_create(other, "other-heap", MEMCG_MAX);
+	bool *ot = calloc(MEMCG_MAX, sizeof(bool));
+	uint64_t i;
+
+	ck_assert_ptr_nonnull(ot);
+	for (i = 0; i < 2 * MEMCG_MAX; i++)
+		ck_assert_int_ge(touch(a, fx.task, fx.heap, fx.touched, i, true), 0);
+	actor_sleep_ns(a, 50 * NSEC_PER_MSEC);	/* every write done */
+	for (i = 0; i < 2 * MEMCG_MAX; i++)
+		if (xa_is_value(fx.heap->slots[i]) &&
+		    !mm.swap->cache[swp_slot(fx.heap->slots[i])])
+			break;
+	ck_assert_uint_lt(i, 2 * MEMCG_MAX);
+	z->page = i;
+	actor_create("faulter", 0, swapin_faulter, z, false);
+	actor_sleep_ns(a, NSEC_PER_MSEC);	/* the read takes 2 ms more */
+	ck_assert(!z->faulted);
+	/* the OOM reaper's part of a kill */
+	fx.task->oom_killed = true;
+	task_free_anon(fx.task);
+	z->orphans_after_zap = nr_orphans();
+	/* the freed memory goes to another task: a folio freed too early is
+	 * another page's by the time the faulter maps it */
+	for (i = 0; i < MEMCG_MAX / 2; i++)
+		ck_assert_int_ge(touch(a, other, oh, ot, i, true), 0);
+	actor_sleep_ns(a, 10 * NSEC_PER_MSEC);
+	ck_assert(z->faulted);
+	assert_invariants();
+	check_swap();
+	free(ot);
+}
+
+START_TEST(test_zap_during_swapin_read)
+{
+	struct swapin_zap_arg z = { 0 };
+
+	boot(MEMCG_MAX, 2 * MEMCG_MAX);
+	fx.nvme.p.delay_read_ns = 2 * NSEC_PER_MSEC;
+	ck_assert_int_eq(swap_init_block(&fx.nvme, 1 << 20, 4096), 0);
+	harness_run_actor(swapin_zap_fn, &z);
+	ck_assert_int_eq(z.fault_ret, -EINTR);
+	/* the read's folio outlived the zap, as an orphan */
+	ck_assert_uint_eq(z.orphans_after_zap, 1);
+	for (uint64_t i = 0; i < fx.heap->nr_pages; i++)
+		ck_assert_uint_eq(fx.heap->slots[i], 0);
+	ck_assert_uint_eq(fx.task->nr_swapents, 0);
+	ck_assert_uint_eq(fx.task->rss_anon, 0);
+}
+END_TEST
+
+/*
  * oom_badness() counts MM_SWAPENTS with the RSS (mm/oom_kill.c): a task
  * whose memory went mostly to swap is still the biggest.
  */
@@ -727,6 +805,7 @@ static Suite *swap_suite(void)
 	tcase_add_test(tc, test_swap_full_ooms);
 	tcase_add_test(tc, test_oom_frees_swap_slots_zram);
 	tcase_add_test(tc, test_oom_frees_swap_slots_block);
+	tcase_add_test(tc, test_zap_during_swapin_read);
 	tcase_add_test(tc, test_oom_badness_counts_swap);
 	suite_add_tcase(s, tc);
 	return s;
