@@ -637,8 +637,12 @@ static bool inc_min_seq(struct lruvec *lruvec, int type, int swappiness)
 	struct flist *head = &lrugen->folios[old_gen][type];
 
 	/* file type is not evictable at anon-only, anon not at swappiness 0 */
-	if ((type && swappiness == SWAPPINESS_ANON_ONLY) || (!type && !swappiness))
+	if ((type && swappiness == SWAPPINESS_ANON_ONLY) || (!type && !swappiness)) {
+		/* its folios stay where they are, gen bits and all */
+		if (!flist_empty(head))
+			lrugen->unsorted_retire[type] = true;
 		goto done;
+	}
 	/* prevent cold/hot inversion if the type is evictable */
 	while (!flist_empty(head)) {
 		struct folio *folio = folio_of(head->tail);
@@ -1868,7 +1872,9 @@ static int mglru_check_lruvec(struct lruvec *lruvec, uint64_t nr_listed[NR_LRU_L
 				}
 				for (seq = lrugen->min_seq[type]; seq <= lrugen->max_seq; seq++)
 					live |= lru_gen_from_seq(seq) == fgen;
-				if (!live) {
+				/* the kernel keeps this only while every retired gen
+				 * was sorted (see unsorted_retire) */
+				if (!live && !lrugen->unsorted_retire[type]) {
 					snprintf(err, len, "memcg '%s' node %d: folio %u in gen %d "
 						 "outside [min_seq, max_seq]", lruvec->memcg->name,
 						 lruvec->nid, idx, fgen);

@@ -100,6 +100,13 @@ struct lru_gen_folio {
 	uint64_t mm_seq;			/* walks completed */
 	int mm_head;				/* iterate_mm_list cursor: next task index, -1 = at the list head */
 	uint64_t *filters[NR_BLOOM_FILTERS];	/* PTE tables worth walking */
+	/*
+	 * Not the kernel's, for the invariant checks only: inc_min_seq()
+	 * retired an oldest gen of this type without sorting its folios
+	 * (anon at swappiness 0, file at anon-only), so folios may carry gen
+	 * bits outside [min_seq, max_seq] from then on, as in the kernel.
+	 */
+	bool unsorted_retire[ANON_AND_FILE];
 };
 
 enum {
