@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/debug.h"
 #include "models/memory.h"
 #include "models/policy.h"
 #include "models/swap.h"
@@ -715,4 +716,24 @@ void mm_check_invariants_periodic(uint64_t every)
 const char *mm_invariants_broken(void)
 {
 	return mm.invariant_broken[0] ? mm.invariant_broken : NULL;
+}
+
+bool mm_warn(const char *file, int line, const char *what)
+{
+	const char *base = strrchr(file, '/');
+
+	if (!mm.nr_warnings++)
+		snprintf(mm.warned, sizeof(mm.warned), "contract broken at %.6f s simulated: %s:%d: %s",
+			 (double)engine_clock_ns() / 1e9, base ? base + 1 : file, line, what);
+	return true;
+}
+
+const char *mm_warned(void)
+{
+	return mm.nr_warnings ? mm.warned : NULL;
+}
+
+uint64_t mm_nr_warnings(void)
+{
+	return mm.nr_warnings;
 }

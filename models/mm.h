@@ -424,6 +424,8 @@ struct mm_kernel {
 	uint64_t invariant_check_every;	/* mm_check_invariants_periodic(): its argument */
 	uint64_t nr_invariant_checks;	/* periodic checks done */
 	char invariant_broken[640];	/* the first broken invariant, with its time ("": none) */
+	char warned[320];		/* the first broken VM_WARN_ON() contract ("": none) */
+	uint64_t nr_warnings;		/* VM_WARN_ON()s that fired */
 };
 
 extern struct mm_kernel mm;

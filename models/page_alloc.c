@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 
+#include "models/debug.h"
 #include "models/costs.h"
 #include "models/memory.h"
 #include "models/policy.h"
@@ -126,6 +127,10 @@ void folio_add_lru(struct folio *folio, uint64_t shadow)
 {
 	struct lruvec *lruvec = folio_lruvec(folio);
 
+	/* folio_add_lru(): VM_BUG_ON_FOLIO(folio_test_lru(folio), folio) */
+	if (VM_WARN_ON(folio_test_lru(folio)))
+		return;
+
 	if (shadow && mm.policy->workingset_refault)
 		mm.policy->workingset_refault(folio, shadow);
 	mm.policy->folio_add(lruvec, folio);
@@ -133,6 +138,8 @@ void folio_add_lru(struct folio *folio, uint64_t shadow)
 
 void __free_folio(struct folio *folio)
 {
+	/* free_pages_prepare(): a folio still listed, locked or under writeback is a bad page */
+	VM_WARN_ON(folio->flags & ((1U << PG_lru) | (1U << PG_locked) | (1U << PG_writeback)));
 	mem_cgroup_uncharge(folio_memcg(folio), 1);
 	numa_free_page(&mm.machine, folio->nid);
 	count_vm_events(PGFREE, 1);

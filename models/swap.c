@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/debug.h"
 #include "models/costs.h"
 #include "models/memory.h"
 #include "models/page_io.h"
@@ -192,6 +193,8 @@ static void swap_end_write(void *private, uint64_t now)
 	struct folio *folio = folio_of((uint32_t)(uintptr_t)private);
 
 	(void)now;
+	if (VM_WARN_ON(!folio_test_writeback(folio)))
+		return;
 	folio_clear_writeback(folio);
 	mod_lruvec_state(folio_lruvec(folio), NR_WRITEBACK, -1);
 	if (folio_test_reclaim(folio)) {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/debug.h"
 #include "models/costs.h"
 #include "models/memory.h"
 #include "models/policy.h"
@@ -411,7 +412,9 @@ static void wb_end_io(void *private, uint64_t now)
 	for (uint32_t i = 0; i < bio->nr; i++) {
 		struct folio *folio = folio_of(bio->idx[i]);
 
-		/* folio_end_writeback() */
+		/* folio_end_writeback(): VM_BUG_ON_FOLIO(!folio_test_writeback()) */
+		if (VM_WARN_ON(!folio_test_writeback(folio)))
+			continue;
 		folio_clear_writeback(folio);
 		mod_lruvec_state(folio_lruvec(folio), NR_WRITEBACK, -1);
 		if (folio_test_reclaim(folio)) {
@@ -520,6 +523,7 @@ static uint64_t writeback_file(struct bdi_writeback *wb, struct actor *a,
 			/* folio_clear_dirty_for_io(): clean at submission, PTE write-protected */
 			folio_clear_dirty(folio);
 			mod_lruvec_state(folio_lruvec(folio), NR_FILE_DIRTY, -1);
+			VM_WARN_ON(!as->nr_dirty);
 			as->nr_dirty--;
 			dirty_tag_clear(as, i);
 			folio_mkclean(folio);

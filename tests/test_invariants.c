@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "models/debug.h"
 #include "models/memory.h"
 #include "models/swap.h"
 #include "models/vmscan.h"
@@ -389,11 +390,47 @@ START_TEST(test_periodic_catches_stale_swap_slot)
 }
 END_TEST
 
+/*
+ * Local contracts (models/debug.h): freeing a folio still locked, or
+ * adding a listed folio to the LRU again, is caught where it happens; the
+ * first is kept with its place and time, the count goes on, and the
+ * double add changes no list.
+ */
+START_TEST(test_contracts_caught_where_broken)
+{
+	struct mem_cgroup *memcg;
+	struct lruvec *lruvec;
+	uint32_t a, b;
+
+	harness_boot(1, 65536, &classic_policy);
+	memcg = mem_cgroup_create(mm.root_mem_cgroup, "app");
+	lruvec = memcg->lruvec[0];
+	ck_assert_ptr_null(mm_warned());
+	a = alloc_folio_noreclaim(memcg, 0);
+	b = alloc_folio_noreclaim(memcg, 0);
+	ck_assert(a && b);
+	folio_add_lru(folio_of(a), 0);
+	ck_assert_ptr_null(mm_warned());
+	ck_assert_uint_eq(lruvec_lru_size(lruvec, LRU_INACTIVE_FILE), 1);
+	folio_add_lru(folio_of(a), 0);
+	ck_assert_uint_eq(mm_nr_warnings(), 1);
+	ck_assert_msg(strstr(mm_warned(), "contract broken at 0.000000 s simulated: page_alloc.c:") &&
+		      strstr(mm_warned(), ": folio_test_lru(folio)"), "%s", mm_warned());
+	ck_assert_uint_eq(lruvec_lru_size(lruvec, LRU_INACTIVE_FILE), 1);
+	folio_set_locked(folio_of(b));
+	__free_folio(folio_of(b));
+	ck_assert_uint_eq(mm_nr_warnings(), 2);
+	ck_assert_msg(strstr(mm_warned(), ": folio_test_lru(folio)"), "the first is kept: %s",
+		      mm_warned());
+}
+END_TEST
+
 /* The same run, honest: reclaim, swap-out and writeback in flight at every check. */
 START_TEST(test_periodic_honest_run_passes)
 {
 	run_corrupted(NONE, 1);
 	ck_assert_msg(!mm_invariants_broken(), "%s", mm_invariants_broken());
+	ck_assert_msg(!mm_warned(), "%s", mm_warned());
 	ck_assert(pc.reached_end);
 	ck_assert_uint_eq(mm.nr_invariant_checks, engine_nr_quiescent());
 	ck_assert_uint_gt(mm.nr_invariant_checks, 100);
@@ -418,6 +455,7 @@ static Suite *invariants_suite(void)
 	tc = tcase_create("periodic");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_folio_table_order);
+	tcase_add_test(tc, test_contracts_caught_where_broken);
 	tcase_add_test(tc, test_periodic_catches_lost_write);
 	tcase_add_test(tc, test_periodic_catches_usage_off);
 	tcase_add_test(tc, test_periodic_catches_stale_swap_slot);
