@@ -430,6 +430,25 @@ START_TEST(test_scaled_set_and_oom)
 END_TEST
 
 /*
+ * Two limits of one memcg share its line, each with its value as written:
+ * "memcg app: memory.max ..., memory.high ..." (the second used to print
+ * as ", : memory.high").
+ */
+START_TEST(test_two_limits_one_line)
+{
+	const char *args[] = { "run", cli_quickstart(), "--policy", "classic", "--scale", "1/32",
+			       "--set", "memcg.app.high=3G", NULL };
+	struct cli_out o = cli_run(args);
+	const char *want = "memcg app: memory.max 192M (6G at scale 1/32), memory.high 96M "
+			   "(3G at scale 1/32)\n";
+
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	ck_assert_msg(strstr(o.out, want), "'%s' not in:\n%.2000s", want, o.out);
+	cli_out_free(&o);
+}
+END_TEST
+
+/*
  * run --seeds: the mean over seeds per policy; a limit twice as large
  * changes memory.max in every seed alike, which Welch's test marks.
  */
@@ -507,6 +526,7 @@ static Suite *parity_suite(void)
 	tcase_set_timeout(tc, 90);
 	tcase_add_test(tc, test_table_layout);
 	tcase_add_test(tc, test_scaled_set_and_oom);
+	tcase_add_test(tc, test_two_limits_one_line);
 	tcase_add_test(tc, test_seeds_table);
 	tcase_add_test(tc, test_csv_options);
 	suite_add_tcase(s, tc);

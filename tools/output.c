@@ -79,8 +79,10 @@ static void notes_limits(FILE *f, const struct resultset *rs, const struct outpu
 				}
 			if (!any)
 				continue;
-			fprintf(f, "%s %s: %s", header ? "," : "memcg", header ? "" : name + 6,
-				limit_keys[k]);
+			if (header)
+				fprintf(f, ", %s", limit_keys[k]);
+			else
+				fprintf(f, "memcg %s: %s", name + 6, limit_keys[k]);
 			header = true;
 			for (int s = 0; s < nr_seen; s++) {
 				char buf[32];
