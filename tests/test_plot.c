@@ -5,7 +5,8 @@
  * renders to a PNG of bounded size (a grid of panels, the top memcgs by
  * pressure and "others"); --memcg and --node choose panels; a bad --what,
  * --memcg, --node, output extension or input file exits 2, and so does a
- * missing gnuplot.
+ * missing gnuplot. --from and --to keep a window of time (bad ones exit 2);
+ * --what pgscan-rate draws pgscan and pgsteal per second.
  */
 #include <check.h>
 #include <stdbool.h>
@@ -13,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "harness.h"
 #include "scenarios/result.h"
@@ -555,7 +558,7 @@ static void png_size(const char *path, unsigned *w, unsigned *h)
 static void check_bounded(const char *dir, const char *pb, const char *name, bool has_swap)
 {
 	static const char *const whats[] = { "gens", "memory", "throughput", "refaults", "swap",
-						   "pressure" };
+						   "pressure", "pgscan-rate" };
 
 	for (size_t i = 0; i < sizeof(whats) / sizeof(whats[0]); i++) {
 		char file[64], *img;
@@ -812,6 +815,150 @@ START_TEST(test_plot_memory_limits)
 }
 END_TEST
 
+/* The pages (x) of sample key in the first n stats rows of run 0 of pb, and their times. */
+static int stats_of(const char *pb, const char *key, double *t, double *x, int n)
+{
+	FILE *f = fopen(pb, "rb");
+	char why[256];
+	Mmemu__Invocation *inv;
+	int k = 0;
+
+	ck_assert_ptr_nonnull(f);
+	inv = result_file_read(f, why, sizeof(why));
+	fclose(f);
+	ck_assert_msg(inv != NULL, "%s", why);
+	for (size_t s = 0; s < inv->runs[0]->n_samples && k < n; s++) {
+		json_t *o = json_loads(inv->runs[0]->samples[s], 0, NULL);
+
+		ck_assert_ptr_nonnull(o);
+		if (!strcmp(json_string_value(json_object_get(o, "kind")), "stats")) {
+			t[k] = json_number_value(json_object_get(o, "t"));
+			x[k++] = json_number_value(json_object_get(o, key));
+		}
+		json_decref(o);
+	}
+	mmemu__invocation__free_unpacked(inv, NULL);
+	return k;
+}
+
+/*
+ * pgscan-rate: the machine's pgscan and pgsteal per second, a panel each,
+ * the difference of the samples' counters over their times.
+ */
+START_TEST(test_plot_pgscan_rate)
+{
+	char *dir = temp_dir(), *pb = saved_run(dir), *t, want[128];
+	const char *keys[] = { "pgscan", "pgsteal" };
+	double ts[8], xs[8];
+
+	t = script_of(dir, pb, "pgscan-rate", NULL, NULL);
+	ck_assert_ptr_nonnull(strstr(t, "set title 'pgscan/s: pages reclaim scanned"));
+	ck_assert_ptr_nonnull(strstr(t, "set title 'pgsteal/s: pages it reclaimed"));
+	ck_assert_ptr_nonnull(strstr(t, "set ylabel 'pages/s'"));
+	for (int k = 0; k < 2; k++) {
+		int n = stats_of(pb, keys[k], ts, xs, 8);
+
+		ck_assert_int_ge(n, 5);
+		/* run 0's block of key: its rate at the 5th sample */
+		snprintf(want, sizeof(want), "\n%.6f %.10g\n", ts[4], (xs[4] - xs[3]) / (ts[4] - ts[3]));
+		ck_assert_msg(strstr(t, want), "%s: no%s in\n%.3000s", keys[k], want, t);
+		ck_assert_msg(xs[4] > xs[3], "%s does not grow at %g s: a test of nothing", keys[k],
+			      ts[4]);
+	}
+	free(t);
+	unlink(pb);
+	free(pb);
+	ck_assert_int_eq(rmdir(dir), 0);
+	free(dir);
+}
+END_TEST
+
+/* plot pb --what what --from from --to to -o dir/x.svg --script dir/x.gp: the script's text. */
+static char *window_script(const char *dir, const char *pb, const char *what, const char *from,
+			   const char *to)
+{
+	char *svg = path_in(dir, "x.svg"), *gp = path_in(dir, "x.gp"), *text;
+	const char *args[] = { "plot", pb, "--what", what, "-o", svg, "--script", gp,
+			       "--from", from, "--to", to, NULL };
+	struct cli_out o = cli_run(args);
+
+	ck_assert_msg(o.status == 0, "--what %s --from %s --to %s: %d %s", what, from, to,
+		      o.status, o.err);
+	text = slurp(gp);
+	cli_out_free(&o);
+	unlink(svg);
+	unlink(gp);
+	free(svg);
+	free(gp);
+	return text;
+}
+
+/*
+ * --from and --to (run --sample's syntax) draw the samples of a window of
+ * time only: the x axis is the window, no point outside it, rates start at
+ * its first sample; bad values, an empty window and one past the runs' end
+ * exit 2 with a message naming the option.
+ */
+START_TEST(test_plot_window)
+{
+	char *dir = temp_dir(), *pb = saved_run(dir), *t, *svg = path_in(dir, "w.svg");
+	static const char *const whats[] = { "refaults", "gens", "memory", "pgscan-rate",
+						   "pressure" };
+	static const struct {
+		const char *from, *to, *says;
+	} bad[] = {
+		{ "x", NULL, "--from 'x': expected a time" },
+		{ NULL, "2 s", "--to '2 s': expected a time" },
+		{ "-1s", NULL, "--from '-1s'" },
+		{ "", NULL, "--from '': expected a time" },
+		{ "300ms", "0.3", "--from 300ms is not before --to 0.3" },
+		{ "0.5s", "100ms", "--from 0.5s is not before --to 100ms" },
+		{ "5s", NULL, "no samples from 5s to the end (the runs end at 0.605 s)" },
+	};
+
+	for (size_t w = 0; w < sizeof(whats) / sizeof(whats[0]); w++) {
+		t = window_script(dir, pb, whats[w], "300ms", "0.5");
+		ck_assert_msg(strstr(t, "\n0.400000 "), "%s: nothing at 0.4 s", whats[w]);
+		ck_assert_msg(!strstr(t, "\n0.200000 ") && !strstr(t, "\n0.600000 ") &&
+			      !strstr(t, "\n0.100000 "), "%s: a point outside 0.3 to 0.5 s", whats[w]);
+		if (!strcmp(whats[w], "gens"))
+			ck_assert_msg(strstr(t, "set xrange [0.300000:0.500000]"), "%.2000s", t);
+		else
+			ck_assert_msg(strstr(t, "set xrange [0.300000:*]") &&
+				      strstr(t, "set xrange [:0.500000]"), "%s: %.2000s", whats[w], t);
+		/* a rate's first point is the window's second sample, not a count over 0.3 s */
+		if (!strcmp(whats[w], "refaults"))
+			ck_assert_msg(!strstr(t, "\n0.300000 "), "%.2000s", t);
+		free(t);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *args[12] = { "plot", pb, "-o", svg };
+		int n = 4;
+		struct cli_out o;
+
+		if (bad[i].from) {
+			args[n++] = "--from";
+			args[n++] = bad[i].from;
+		}
+		if (bad[i].to) {
+			args[n++] = "--to";
+			args[n++] = bad[i].to;
+		}
+		o = cli_run(args);
+		ck_assert_msg(o.status == 2 && strstr(o.err, "mmemu: plot: ") &&
+			      strstr(o.err, bad[i].says), "--from %s --to %s: %d %s", bad[i].from,
+			      bad[i].to, o.status, o.err);
+		ck_assert_int_ne(access(svg, F_OK), 0);
+		cli_out_free(&o);
+	}
+	unlink(pb);
+	free(pb);
+	free(svg);
+	ck_assert_int_eq(rmdir(dir), 0);
+	free(dir);
+}
+END_TEST
+
 static Suite *plot_suite(void)
 {
 	Suite *s = suite_create("plot");
@@ -826,6 +973,8 @@ static Suite *plot_suite(void)
 	tcase_add_test(tc, test_plot_pressure_values);
 	tcase_add_test(tc, test_plot_gens_panels);
 	tcase_add_test(tc, test_plot_memory_limits);
+	tcase_add_test(tc, test_plot_pgscan_rate);
+	tcase_add_test(tc, test_plot_window);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("readable");

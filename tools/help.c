@@ -200,8 +200,9 @@ static const struct command_help commands[] = {
 		.name = "plot",
 		.summary = "draw the time series of saved results with gnuplot",
 		.usage =
-		"usage: mmemu plot FILE... [--what gens|memory|throughput|refaults|swap|pressure]\n"
-		"                  [--memcg NAME[,NAME]] [--node N] [-o OUT.svg|OUT.png]\n"
+		"usage: mmemu plot FILE... [--what gens|memory|throughput|refaults|swap|pressure|\n"
+		"                  pgscan-rate] [--memcg NAME[,NAME]] [--node N] [--from T] [--to T]\n"
+		"                  [-o OUT.svg|OUT.png]\n"
 		"                  [--script FILE] [--force]\n",
 		.text =
 		"Draws the samples saved with run --out as a grid of panels with shared\n"
@@ -212,8 +213,9 @@ static const struct command_help commands[] = {
 		"memory.current per memcg with memory.max and memory.high; throughput\n"
 		"ops/s per workload; refaults workingset refaults/s; swap swap slots in\n"
 		"use and zram's stored pages and pool memory; pressure memory.pressure\n"
-		"some (solid) and full (dashed) avg10 per memcg, / the machine's. Past 8\n"
-		"memcgs (gens: 8 lruvecs per policy) the memcgs under the most reclaim\n"
+		"some (solid) and full (dashed) avg10 per memcg, / the machine's;\n"
+		"pgscan-rate the machine's pgscan and pgsteal per second (kswapd and\n"
+		"direct together). Past 8 memcgs (gens: 8 lruvecs per policy) the memcgs under the most reclaim\n"
 		"pressure, pgscan + workingset_refault_anon + workingset_refault_file at\n"
 		"the end of the runs, get a panel and the others are summed in one\n"
 		"(pressure: the 8 of highest some avg10, the others left out). The root memcg, whose\n"
@@ -221,10 +223,14 @@ static const struct command_help commands[] = {
 		"name of each file it wrote. Files of different scenarios, scenario texts\n"
 		"or scales are refused, as report and view refuse them.\n"
 		"\n"
-		"  --what W          gens, memory, throughput, refaults, swap or pressure\n"
+		"  --what W          gens, memory, throughput, refaults, swap, pressure or\n"
+		"                    pgscan-rate\n"
 		"  --memcg NAMES     only these memcgs (app or /app, comma separated; gens,\n"
 		"                    memory and pressure)\n"
 		"  --node N          only the lruvecs of node N (gens)\n"
+		"  --from T, --to T  only the samples from T to T of simulated time (as\n"
+		"                    run --sample: 500ms, 2s); rates start at the first\n"
+		"                    sample from T\n"
 		"  -o, --out FILE    the image, .svg (default <what>.svg) or .png\n"
 		"  --script FILE     also write the gnuplot script\n"
 		"  --force           mix scenarios or scales anyway\n",

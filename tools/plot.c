@@ -17,9 +17,13 @@
  *   refaults    workingset refaults/s, file and anon panels, one line per policy
  *   swap        swap slots in use, zram's stored pages and pool memory
  *   pressure    memory.pressure some and full avg10 (percent) of each memcg
+ *   pgscan-rate pgscan and pgsteal per second (the machine's)
  *   gens        one panel per lruvec (memcg, node) and policy: MGLRU
  *               generations stacked oldest at the bottom, each band one seq;
  *               for classic the four lists stacked
+ *
+ * --from and --to keep the samples in a window of simulated time; rates
+ * then start at the first sample in it.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -157,8 +161,10 @@ struct prun {
 	struct seriesset ops;	/* cumulative operations per workload */
 	struct seriesset refault; /* "file", "anon": cumulative workingset refaults */
 	struct seriesset psi_some, psi_full;	/* memory.pressure avg10 (percent) per memcg */
+	struct seriesset scan;	/* "pgscan", "pgsteal": the machine's, cumulative */
 	int nr_stats;
 	double last_stats_t;	/* the time of the last "stats" row */
+	double sim_seconds;	/* the run's length */
 	struct lvec *lv;
 	int nlv, caplv;
 };
@@ -248,6 +254,7 @@ static void prun_free(struct prun *r)
 	seriesset_free(&r->swap);
 	seriesset_free(&r->psi_some);
 	seriesset_free(&r->psi_full);
+	seriesset_free(&r->scan);
 	for (int i = 0; i < r->nmc; i++) {
 		free(r->mc[i].name);
 		free(r->mc[i].parent);
@@ -577,6 +584,21 @@ static int add_stats_row(struct prun *r, const json_t *o, double t, char *why)
 		if (series_add(&r->refault, refaults[i][1], t, x))
 			return bad(why, "out of memory");
 	}
+	/* the machine's pgscan and pgsteal: kswapd and direct together, as sampled */
+	for (int i = 0; i < 2; i++) {
+		const char *key = i ? "pgsteal" : "pgscan";
+		double x;
+
+		if (!json_object_get(o, key))
+			continue;
+		if (!jcount(o, key, &x))
+			return bad(why, "%s is not a count", key);
+		if (x < series_last(&r->scan, key))
+			return bad(why, "%s went down (%.0f after %.0f): not a counter", key, x,
+				   series_last(&r->scan, key));
+		if (series_add(&r->scan, key, t, x))
+			return bad(why, "out of memory");
+	}
 	if (add_map(&r->mem, json_object_get(o, "memory_current"), "memory_current", MAX_MEMCGS, t,
 		    false, why) ||
 	    add_map(&r->ops, json_object_get(o, "ops"), "ops", SCN_MAX_WORKLOADS, t, true, why) ||
@@ -590,8 +612,11 @@ static int add_stats_row(struct prun *r, const json_t *o, double t, char *why)
 	return 0;
 }
 
-/* One sample row; rows of other kinds are skipped. 0, or -1 with why. */
-static int add_sample(struct prun *r, const char *text, char *why)
+/*
+ * One sample row; rows of other kinds, and those outside the window
+ * [from, to] of simulated seconds, are skipped. 0, or -1 with why.
+ */
+static int add_sample(struct prun *r, const char *text, double from, double to, char *why)
 {
 	json_error_t jerr;
 	json_t *o = json_loads(text, 0, &jerr);
@@ -612,7 +637,9 @@ static int add_sample(struct prun *r, const char *text, char *why)
 		bad(why, "t is not a time (seconds)");
 		goto out;
 	}
-	if (!strcmp(kind, "stats"))
+	if (t < from || t > to)
+		rc = 0;
+	else if (!strcmp(kind, "stats"))
 		rc = add_stats_row(r, o, t, why);
 	else if (!strcmp(kind, "gens") || !strcmp(kind, "lists"))
 		rc = add_lruvec_row(r, o, t, !strcmp(kind, "gens"), why);
@@ -669,9 +696,9 @@ static const char *const gen_colors[] = {
 /* inactive_anon, active_anon, inactive_file, active_file (list_names order) */
 static const char *const list_colors[4] = { "#f4a582", "#b2182b", "#92c5de", "#2166ac" };
 
-enum what { W_GENS, W_MEMORY, W_THROUGHPUT, W_REFAULTS, W_SWAP, W_PRESSURE, NR_WHAT };
+enum what { W_GENS, W_MEMORY, W_THROUGHPUT, W_REFAULTS, W_SWAP, W_PRESSURE, W_PGSCAN, NR_WHAT };
 static const char *const what_names[NR_WHAT] = {
-	"gens", "memory", "throughput", "refaults", "swap", "pressure",
+	"gens", "memory", "throughput", "refaults", "swap", "pressure", "pgscan-rate",
 };
 
 /*
@@ -702,6 +729,7 @@ struct plot {
 	const char **sel;	/* --memcg: the memcgs asked for ("/x"), NULL for all */
 	int nsel;
 	int node;		/* --node, or -1 for every node */
+	double from, to;	/* --from, --to: the window of simulated seconds drawn */
 };
 
 /* Room for the multiplot's title lines (estimate: about 120 characters at 10 points). */
@@ -729,8 +757,10 @@ static void gp_header(FILE *f, const struct plot *p, int width, int height)
 		fputc('\n', f);
 	}
 	fprintf(f, "set grid lc rgb '#dddddd'\nset border lc rgb '#555555'\n"
-		   "set xlabel 'time (s)'\nset xrange [0:*]\nset autoscale xfixmax\nset yrange [0:*]\n"
-		   "set key top left box opaque font ',8' samplen 2\n");
+		   "set xlabel 'time (s)'\nset xrange [%.6f:*]\nset autoscale xfixmax\nset yrange [0:*]\n"
+		   "set key top left box opaque font ',8' samplen 2\n", p->from);
+	if (isfinite(p->to))
+		fprintf(f, "set xrange [:%.6f]\n", p->to);
 }
 
 static void gp_footer(FILE *f)
@@ -773,7 +803,8 @@ static void gp_multiplot(FILE *f, const struct plot *p, int rows, int cols, cons
 
 /*
  * A datablock of (t, y) points of s; a rate (differences from t = 0 and a
- * zero count) when rate is set. Returns its number.
+ * zero count, or with --from from the first sample in the window) when
+ * rate is set. Returns its number.
  */
 static int gp_block(FILE *f, struct plot *p, const struct series *s, double scale, bool rate)
 {
@@ -783,7 +814,11 @@ static int gp_block(FILE *f, struct plot *p, const struct series *s, double scal
 	for (int i = 0; i < s->n; i++) {
 		double y;
 
-		if (!rate) {
+		if (rate && !i && p->from > 0) {
+			t0 = s->t[0];
+			v0 = s->v[0];
+			continue;
+		} else if (!rate) {
 			y = s->v[i] * scale;
 		} else if (s->t[i] > t0) {
 			y = (s->v[i] - v0) / (s->t[i] - t0) * scale;
@@ -1700,8 +1735,8 @@ static int plot_gens(FILE *f, struct plot *p)
 		rows += p->runs[r].nlv > 0 ? rows_per : 0;
 
 	gp_header(f, p, 40 + cols * GENS_PANEL_W, 110 + rows * GENS_PANEL_H + (nothers ? 36 : 0));
-	fprintf(f, "set ylabel 'pages (anon below 0, file above)'\nset xrange [0:%.6f]\n",
-		tmax > 0 ? tmax : 1);
+	fprintf(f, "set ylabel 'pages (anon below 0, file above)'\nset xrange [%.6f:%.6f]\n",
+		p->from, tmax > p->from ? tmax : p->from + 1);
 	for (int r = 0; r < p->nr_runs; r++)
 		for (int i = 0; i < p->runs[r].nlv; i++) {
 			gens |= p->runs[r].lv[i].gens;
@@ -1903,12 +1938,13 @@ static int load_invocation(struct plot *p, const char *path, const Mmemu__Invoca
 		p->runs = runs;
 		r = &p->runs[p->nr_runs++];
 		memset(r, 0, sizeof(*r));
+		r->sim_seconds = run->sim_seconds;
 		if (run->options && run->options[0])
 			r->label = xasprintf("%s (%s)", run->policy, run->options);
 		else
 			r->label = xasprintf("%s", run->policy);
 		for (size_t s = 0; s < run->n_samples; s++)
-			if (add_sample(r, run->samples[s], why)) {
+			if (add_sample(r, run->samples[s], p->from, p->to, why)) {
 				fprintf(stderr, "mmemu: plot: '%s': run %zu (%s): sample %zu: %s, not a "
 						"run's sample: %.80s\n",
 					path, i + 1, run->policy, s + 1, why, run->samples[s]);
@@ -1997,6 +2033,14 @@ static int write_file(const char *path, const char *text, size_t len)
 	return rc;
 }
 
+/* The pgscan-rate panels' titles, by series name (/proc/vmstat's, summed). */
+static const char *scan_title(const char *name)
+{
+	return !strcmp(name, "pgscan") ? "pgscan/s: pages reclaim scanned (pgscan_kswapd + pgscan_direct)" :
+	       !strcmp(name, "pgsteal") ? "pgsteal/s: pages it reclaimed (pgsteal_kswapd + pgsteal_direct)" :
+	       name;
+}
+
 /* The gnuplot script of the plot asked for, in a malloc'ed *text. 0 or -1. */
 static int make_script(struct plot *p, enum what what, char **text, size_t *len)
 {
@@ -2007,6 +2051,12 @@ static int make_script(struct plot *p, enum what what, char **text, size_t *len)
 	}, refaults = {
 		.off = offsetof(struct prun, refault), .panel_fmt = "workingset_refault_%s",
 		.ylabel = "pages/s", .what = "workingset refaults, one line per policy (shared y axis)",
+		.scale = 1, .rate = true, .shared_y = true,
+	}, pgscan = {
+		.off = offsetof(struct prun, scan), .title_of = scan_title, .ylabel = "pages/s",
+		.what = "reclaim: pages scanned and reclaimed per second, one line per policy "
+			"(shared y axis)\nkswapd and direct reclaim together: the samples do not "
+			"split them (mmemu report has both at the end)",
 		.scale = 1, .rate = true, .shared_y = true,
 	};
 	FILE *f = open_memstream(text, len);
@@ -2032,6 +2082,9 @@ static int make_script(struct plot *p, enum what what, char **text, size_t *len)
 		break;
 	case W_PRESSURE:
 		plot_pressure(f, p);
+		break;
+	case W_PGSCAN:
+		plot_panels(f, p, &pgscan);
 		break;
 	case NR_WHAT:
 		break;
@@ -2183,6 +2236,45 @@ static int select_panels(struct plot *p, enum what what, char *memcg_arg, const 
 	return 0;
 }
 
+/*
+ * --from and --to, in run --sample's syntax (100us, 1.5ms, 2s, 30), into
+ * *from and *to (seconds; left as they are when not given). 0, or a
+ * message and -1.
+ */
+static int parse_window(const char *from_arg, const char *to_arg, double *from, double *to)
+{
+	const char *args[2] = { from_arg, to_arg }, *names[2] = { "--from", "--to" };
+	double *at[2] = { from, to };
+
+	for (int i = 0; i < 2; i++) {
+		uint64_t ns;
+
+		if (!args[i])
+			continue;
+		if (parse_time_ns(args[i], &ns)) {
+			fail("%s '%s': expected a time (100us, 1.5ms, 2s or 30 for seconds)",
+			     names[i], args[i]);
+			return -1;
+		}
+		*at[i] = (double)ns / 1e9;
+	}
+	if (*from >= *to) {
+		fail("--from %s is not before --to %s", from_arg, to_arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* The last sample's time over the runs (seconds), for a window that missed them. */
+static double runs_end(const struct plot *p)
+{
+	double end = 0;
+
+	for (int r = 0; r < p->nr_runs; r++)
+		end = fmax(end, p->runs[r].sim_seconds);
+	return end;
+}
+
 int cmd_plot(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -2191,14 +2283,16 @@ int cmd_plot(int argc, char **argv)
 		{ "script", required_argument, NULL, 's' },
 		{ "memcg", required_argument, NULL, 'm' },
 		{ "node", required_argument, NULL, 'n' },
+		{ "from", required_argument, NULL, 'F' },
+		{ "to", required_argument, NULL, 'T' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *what_arg = "gens", *out = NULL, *script_out = NULL, *gnuplot, *tmp;
-	const char *node_arg = NULL;
+	const char *node_arg = NULL, *from_arg = NULL, *to_arg = NULL;
 	char default_out[32], *title = NULL, dir[4096], script[4200], *memcg_arg = NULL;
-	struct plot p = { .node = -1 };
+	struct plot p = { .node = -1, .to = INFINITY };
 	Mmemu__Invocation *first = NULL;
 	bool force = false;
 	enum what what = W_GENS;
@@ -2225,6 +2319,12 @@ int cmd_plot(int argc, char **argv)
 		case 'n':
 			node_arg = optarg;
 			break;
+		case 'F':
+			from_arg = optarg;
+			break;
+		case 'T':
+			to_arg = optarg;
+			break;
 		case 'f':
 			force = true;
 			break;
@@ -2242,8 +2342,12 @@ int cmd_plot(int argc, char **argv)
 		;
 	if (nw == NR_WHAT) {
 		free(memcg_arg);
-		return fail("--what '%s': expected gens, memory, throughput, refaults, swap or pressure",
-			    what_arg);
+		return fail("--what '%s': expected gens, memory, throughput, refaults, swap, pressure "
+			    "or pgscan-rate", what_arg);
+	}
+	if (parse_window(from_arg, to_arg, &p.from, &p.to)) {
+		free(memcg_arg);
+		return 2;
 	}
 	what = (enum what)nw;
 	if (optind >= argc) {
@@ -2277,6 +2381,7 @@ int cmd_plot(int argc, char **argv)
 		for (int r = 0; r < p.nr_runs; r++)
 			have += what == W_GENS ? p.runs[r].nlv :
 				what == W_SWAP ? p.runs[r].swap.n :
+				what == W_PGSCAN ? p.runs[r].scan.n :
 				what == W_PRESSURE ? p.runs[r].psi_some.n : p.runs[r].nr_stats;
 		if (!have && what == W_PRESSURE && p.runs[0].nr_stats) {
 			rc = fail("pressure: the runs' samples have no memory_pressure (saved before "
@@ -2285,6 +2390,12 @@ int cmd_plot(int argc, char **argv)
 		}
 		if (!have && what == W_SWAP) {
 			rc = fail("swap: the runs have no swap (their scenario has no [swap] section)");
+			goto out;
+		}
+		if (!have && (from_arg || to_arg)) {
+			rc = fail("%s: no samples from %s to %s (the runs end at %.3f s)",
+				  what_names[what], from_arg ? from_arg : "0",
+				  to_arg ? to_arg : "the end", runs_end(&p));
 			goto out;
 		}
 		if (!have) {

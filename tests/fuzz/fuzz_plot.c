@@ -4,7 +4,7 @@
  * the samples, each a JSON object. The input is one run's samples, one per
  * line ("stats", "gens" and "lists" rows as scenarios/run.c writes them);
  * plot loads them as it loads a saved file's (every value checked), and a
- * run it accepts is drawn into each of the four scripts. A rejection says
+ * run it accepts is drawn into each of five scripts. A rejection says
  * why; an accepted run never has a lruvec of more than PLOT_MAX_CELLS
  * numbers to draw.
  */
@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	Mmemu__Invocation inv = MMEMU__INVOCATION__INIT;
 	Mmemu__Run run = MMEMU__RUN__INIT, *runs[1] = { &run };
-	struct plot p = { 0 };
+	struct plot p = { .to = INFINITY };	/* every sample: no --from, --to */
 	char *text = malloc(size + 1), *title = NULL, **rows = NULL, *save;
 	size_t nr = 0;
 
@@ -68,11 +68,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 		unique_labels(&p);
 		p.title = title;
-		for (int w = 0; w < 4; w++) {
+		for (int w = 0; w < 5; w++) {
+			/* gens, memory, throughput, refaults, pgscan-rate */
+			enum what what = w < 4 ? (enum what)w : W_PGSCAN;
 			char *script = NULL;
 			size_t len = 0;
 
-			if (make_script(&p, (enum what)w, &script, &len))
+			if (make_script(&p, what, &script, &len))
 				abort();
 			free(script);
 		}
