@@ -6,7 +6,8 @@
  * pressure and "others"); --memcg and --node choose panels; a bad --what,
  * --memcg, --node, output extension or input file exits 2, and so does a
  * missing gnuplot. --from and --to keep a window of time (bad ones exit 2);
- * --what pgscan-rate draws pgscan and pgsteal per second.
+ * --what pgscan-rate draws pgscan and pgsteal per second; the generations
+ * have tools/palette.c's colours in plot and in the page of mmemu view.
  */
 #include <check.h>
 #include <stdbool.h>
@@ -20,6 +21,7 @@
 #include "harness.h"
 #include "scenarios/result.h"
 #include "tests/cli.h"
+#include "tools/palette.h"
 
 static char *temp_dir(void)
 {
@@ -657,9 +659,21 @@ START_TEST(test_plot_chrome_panels)
 	t = script_of(dir, pb, "gens", NULL, NULL);
 	for (const char *q = t; (q = strstr(q, "set title 'memcg /chrome-")); q++)
 		panels++;
-	/* 3 memcgs x 2 nodes and others, per policy */
+	/* each node's 32 memcgs summed, then 3 memcgs x 2 nodes, per policy */
 	ck_assert_int_eq(panels, 2 * 6);
-	ck_assert_ptr_nonnull(strstr(t, "set title 'others: 29 memcgs, 58 lruvecs"));
+	ck_assert_ptr_nonnull(strstr(t, "set title 'all 32 memcgs, node 0 \xe2\x80\x94 mglru-old"));
+	ck_assert_ptr_nonnull(strstr(t, "set title 'all 32 memcgs, node 1 \xe2\x80\x94 mglru-budget"));
+	ck_assert_ptr_null(strstr(t, "set title 'others"));
+	/* bands by age: at most MAX_NR_GENS of anon and of file in a panel, however fast it ages */
+	for (const char *q = t; (q = strstr(q, "\nplot ")); q++) {
+		int bands = 0;
+
+		for (const char *e = strstr(q + 1, "\nplot "), *b = q;
+		     (b = strstr(b + 1, "with filledcurves")) && (!e || b < e);)
+			bands++;
+		ck_assert_int_le(bands, 2 * MAX_NR_GENS);
+	}
+	ck_assert_ptr_null(strstr(t, "set label 'seq "));
 	ck_assert_ptr_nonnull(strstr(t, "with points pt 9"));	/* aging */
 	ck_assert_ptr_nonnull(strstr(t, "with points pt 11"));	/* eviction */
 	ck_assert_ptr_nonnull(strstr(t, "set ytics ('"));
@@ -959,6 +973,48 @@ START_TEST(test_plot_window)
 }
 END_TEST
 
+/*
+ * One palette: the gens plot fills the bands and writes its legend with
+ * tools/palette.c's colours, and the page of mmemu view carries the same
+ * table, which tools/view.js colours its bands from.
+ */
+START_TEST(test_plot_view_one_palette)
+{
+	char *dir = temp_dir(), *pb = saved_run(dir), *html = path_in(dir, "v.html"), *t;
+	char want[256];
+	const char *view[] = { "view", pb, "-o", html, NULL };
+	struct cli_out o;
+
+	t = script_of(dir, pb, "gens", NULL, NULL);
+	for (int k = 0; k < MAX_NR_GENS; k++) {
+		snprintf(want, sizeof(want), k ? "max_seq-%d" : "max_seq", k);
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s' at screen",
+			 k == 0 ? " (youngest)" : k == MAX_NR_GENS - 1 ? " (oldest)" : "");
+		ck_assert_msg(strstr(t, want), "no legend of %s", want);
+		ck_assert_msg(strstr(strstr(t, want), gen_colors[k]) ==
+			      strstr(strstr(t, want), "tc rgb '") + 8, "%s is not %s", want, gen_colors[k]);
+		snprintf(want, sizeof(want), "fc rgb '%s'", gen_colors[k]);
+		/* the youngest generation may be empty in every panel; the others are filled */
+		ck_assert_msg(k == 0 || strstr(t, want), "no band of max_seq-%d in %s", k, gen_colors[k]);
+	}
+	free(t);
+	o = cli_run(view);
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	cli_out_free(&o);
+	t = slurp(html);
+	snprintf(want, sizeof(want), "window.mmemuPalette = {\"gens\": [\"%s\", \"%s\", \"%s\", \"%s\"]};",
+		 gen_colors[0], gen_colors[1], gen_colors[2], gen_colors[3]);
+	ck_assert_msg(strstr(t, want), "the page has no %s", want);
+	free(t);
+	unlink(html);
+	unlink(pb);
+	free(html);
+	free(pb);
+	ck_assert_int_eq(rmdir(dir), 0);
+	free(dir);
+}
+END_TEST
+
 static Suite *plot_suite(void)
 {
 	Suite *s = suite_create("plot");
@@ -975,6 +1031,7 @@ static Suite *plot_suite(void)
 	tcase_add_test(tc, test_plot_memory_limits);
 	tcase_add_test(tc, test_plot_pgscan_rate);
 	tcase_add_test(tc, test_plot_window);
+	tcase_add_test(tc, test_plot_view_one_palette);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("readable");

@@ -19,8 +19,10 @@
  *   pressure    memory.pressure some and full avg10 (percent) of each memcg
  *   pgscan-rate pgscan and pgsteal per second (the machine's)
  *   gens        one panel per lruvec (memcg, node) and policy: MGLRU
- *               generations stacked oldest at the bottom, each band one seq;
- *               for classic the four lists stacked
+ *               generations stacked oldest next to the zero line, a band
+ *               per age (max_seq, max_seq-1, ...) in the colours of mmemu
+ *               view (tools/palette.c); for classic the four lists stacked.
+ *               Past 8 lruvecs, each node's sum over every memcg first.
  *
  * --from and --to keep the samples in a window of simulated time; rates
  * then start at the first sample in it.
@@ -46,6 +48,7 @@
 #include "scenarios/result.h"
 #include "scenarios/scenario.h"
 #include "tools/help.h"
+#include "tools/palette.h"
 #include "tools/plot.h"
 #include "tools/resultset.h"
 #include "tools/sink.h"
@@ -682,17 +685,12 @@ static void gp_str(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-/* Policy colours (lines), generation colours (bands, by seq), list colours. */
+/* Policy colours (lines) and list colours; the generations' are tools/palette.c's. */
 static const char *const policy_colors[] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
 	"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
 };
 #define NR_POLICY_COLORS (int)(sizeof(policy_colors) / sizeof(policy_colors[0]))
-static const char *const gen_colors[] = {
-	"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
-	"#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
-};
-#define NR_GEN_COLORS (int)(sizeof(gen_colors) / sizeof(gen_colors[0]))
 /* inactive_anon, active_anon, inactive_file, active_file (list_names order) */
 static const char *const list_colors[4] = { "#f4a582", "#b2182b", "#92c5de", "#2166ac" };
 
@@ -704,9 +702,10 @@ static const char *const what_names[NR_WHAT] = {
 /*
  * Small multiples: a grid of panels with shared axes, at most GRID_COLS
  * (gens: GENS_COLS) wide, so the image never grows wider with the number
- * of memcgs or lruvecs. Past PLOT_TOP memcgs (gens: lruvecs per policy),
- * the ones under the most reclaim pressure get a panel and the rest are
- * summed into one "others" panel. The sizes are estimates of what stays
+ * of memcgs or lruvecs. Past PLOT_TOP memcgs, the ones under the most
+ * reclaim pressure get a panel and the rest are summed into one "others"
+ * panel (gens, past PLOT_TOP lruvecs per policy: each node's sum of every
+ * memcg first, see plot_gens()). The sizes are estimates of what stays
  * readable: a 3 x 3 grid of 500 x 300 pixel panels, labels at 9 points.
  */
 #define PLOT_TOP 8
@@ -716,6 +715,8 @@ static const char *const what_names[NR_WHAT] = {
 #define PANEL_H 300
 #define GENS_PANEL_W 420
 #define GENS_PANEL_H 270
+/* room for the title's lines and, left of them, the generations' colours */
+#define GENS_MIN_WIDTH 1100
 
 struct plot {
 	struct prun *runs;
@@ -730,15 +731,18 @@ struct plot {
 	int nsel;
 	int node;		/* --node, or -1 for every node */
 	double from, to;	/* --from, --to: the window of simulated seconds drawn */
+	int height;		/* the image's, in pixels */
+	bool legend_done;	/* gens: the colours' legend is drawn (on the first panel) */
 };
 
 /* Room for the multiplot's title lines (estimate: about 120 characters at 10 points). */
 #define MIN_WIDTH 900
 
-static void gp_header(FILE *f, const struct plot *p, int width, int height)
+static void gp_header(FILE *f, struct plot *p, int width, int height)
 {
 	if (width < MIN_WIDTH)
 		width = MIN_WIDTH;
+	p->height = height;	/* for labels placed in screen coordinates */
 	fprintf(f, "# mmemu plot: %s\nset encoding utf8\n", p->title);
 	if (p->png)
 		fprintf(f,
@@ -1432,61 +1436,111 @@ static long long mark_seq(const struct lvrow *row, int which)
 }
 
 /*
+ * Bands by age, not by seq: when aging outpaces the sampling (chrome-node
+ * at 1/256 ages a memcg about 20 times between two 100 ms samples) a band
+ * per seq is a sliver seen once, while max_seq, max_seq-1, ... exist at
+ * every sample. Band b counts from the zero line: the oldest a lruvec can
+ * have (max_seq - (MAX_NR_GENS - 1)) first; classic's inactive then active.
+ */
+static int nr_bands(bool gens)
+{
+	return gens ? MAX_NR_GENS : 2;
+}
+
+/* The pages of band b in a row of lv, anon (half 1) or file (half 0). */
+static double band_pages(const struct lvec *lv, const struct lvrow *row, int b, int half)
+{
+	long long i = lv->gens ? row->max_seq - (MAX_NR_GENS - 1 - b) - row->seq0 : b;
+
+	return i >= 0 && i < row->n ? (half ? row->anon : row->file)[i] : 0;
+}
+
+/* The fill colour of band b: the shared palette by distance from max_seq, or the list's. */
+static const char *band_color(bool gens, int b, int half)
+{
+	if (gens)
+		return gen_colors[MAX_NR_GENS - 1 - b];
+	/* inactive, active; the test keeps -O3 from seeing a read past the table */
+	return b < 2 ? list_colors[(half ? 0 : 2) + b] : "#000000";
+}
+
+/*
+ * A panel's "unset label"; on the first panel of a plot of generations,
+ * the colours' legend at the image's top left corner (a key inside a panel
+ * hides its bands): the palette's colour of each age, as mmemu view's.
+ */
+static void panel_labels(FILE *f, struct plot *p)
+{
+	fprintf(f, "unset label\n");
+	if (p->legend_done)
+		return;
+	p->legend_done = true;
+	for (int k = 0; k < MAX_NR_GENS; k++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), k ? "max_seq-%d" : "max_seq", k);
+		fprintf(f, "set label %d '\xe2\x96\xa0 %s%s' at screen 0.008, screen %.4f left "
+			   "font ',8' tc rgb '%s' front\n", 9000 + k, name,
+			k == 0 ? " (youngest)" : k == MAX_NR_GENS - 1 ? " (oldest)" : "",
+			1 - (14.0 + 13.0 * k) / p->height, gen_colors[k]);
+	}
+}
+
+/* The datablock of a panel: t, 0, the top of each file band, the bottom of each anon band. */
+static void band_row(FILE *f, double t, const double *file, const double *anon, int nb)
+{
+	fprintf(f, "%.6f 0", t);
+	for (int half = 0; half < 2; half++) {
+		double cum = 0;
+
+		for (int b = 0; b < nb; b++) {
+			cum += half ? anon[b] : file[b];
+			fprintf(f, " %.10g", half ? -cum : cum);
+		}
+	}
+	fprintf(f, "\n");
+}
+
+/* The plot command of the bands of datablock block that have pages (used[half][b]). */
+static void plot_bands(FILE *f, int block, bool gens, bool used[2][MAX_NR_GENS])
+{
+	int nb = nr_bands(gens);
+
+	fprintf(f, "plot");
+	for (int half = 0; half < 2; half++)
+		for (int b = 0; b < nb; b++) {
+			int lower = b ? (half ? nb + 2 + b : 2 + b) : 2;
+
+			if (!used[half][b])
+				continue;
+			fprintf(f, " $d%d using 1:%d:%d with filledcurves fs solid 0.85 border lc rgb "
+				   "'white' fc rgb '%s' notitle, \\\n    ",
+				block, lower, (half ? nb + 3 : 3) + b, band_color(gens, b, half));
+		}
+}
+
+/*
  * One lruvec of one run: file pages above the zero line, anon below, each
- * as bands stacked oldest next to the line (MGLRU generations by seq, or
- * classic's inactive then active list), on the shared ranges; MGLRU's
- * aging and evictions marked, and each wide enough generation labelled
- * with its seq where it is widest.
+ * as bands by age stacked oldest next to the line, on the shared ranges;
+ * MGLRU's aging and evictions marked.
  */
 static void gens_panel(FILE *f, struct plot *p, const struct prun *r, const struct lvec *lv,
 		       double ylo, double yhi)
 {
-	long long lo = 0, hi = -1;
-	int nb, block = p->nblock++, mblock[NR_MARKS];
-	double *best_w, *best_t, *best_y;
-	double tmax = lv->n ? lv->rows[lv->n - 1].t : 0;
+	int nb = nr_bands(lv->gens), block = p->nblock++, mblock[NR_MARKS];
+	bool used[2][MAX_NR_GENS] = { { false } };
 	char *title;
 
-	if (lv->gens) {
-		/* min_seq and max_seq only move on (checked on reading) */
-		lo = lv->rows[0].seq0;
-		hi = lv->rows[lv->n - 1].max_seq;
-		nb = (int)(hi - lo + 1);
-	} else {
-		nb = 2;
-	}
-	/* per band and half (file 0..nb, anon nb..2nb): where it is widest */
-	best_w = calloc(2 * (size_t)nb + 1, sizeof(double));
-	best_t = calloc(2 * (size_t)nb + 1, sizeof(double));
-	best_y = calloc(2 * (size_t)nb + 1, sizeof(double));
-	if (!best_w || !best_t || !best_y) {
-		fprintf(stderr, "mmemu: plot: out of memory\n");
-		exit(2);
-	}
-
-	/* columns: t, 0, the top of each file band, then the bottom of each anon band */
 	fprintf(f, "$d%d << EOD\n", block);
 	for (int k = 0; k < lv->n; k++) {
-		const struct lvrow *row = &lv->rows[k];
+		double band[2][MAX_NR_GENS];
 
-		fprintf(f, "%.6f 0", row->t);
-		for (int half = 0; half < 2; half++) {
-			double cum = 0, sign = half ? -1 : 1;
-
+		for (int half = 0; half < 2; half++)
 			for (int b = 0; b < nb; b++) {
-				long long i = lv->gens ? lo + b - row->seq0 : b;
-				double w = i >= 0 && i < row->n ? (half ? row->anon : row->file)[i] : 0;
-
-				if (w > best_w[half * nb + b]) {
-					best_w[half * nb + b] = w;
-					best_t[half * nb + b] = row->t;
-					best_y[half * nb + b] = sign * (cum + w / 2);
-				}
-				cum += w;
-				fprintf(f, " %.10g", sign * cum);
+				band[half][b] = band_pages(lv, &lv->rows[k], b, half);
+				used[half][b] |= band[half][b] > 0;
 			}
-		}
-		fprintf(f, "\n");
+		band_row(f, lv->rows[k].t, band[0], band[1], nb);
 	}
 	fprintf(f, "EOD\n");
 	for (int m = 0; m < NR_MARKS; m++) {
@@ -1508,60 +1562,27 @@ static void gens_panel(FILE *f, struct plot *p, const struct prun *r, const stru
 			fprintf(f, "EOD\n");
 	}
 
-	title = xasprintf("memcg %s node %d \xe2\x80\x94 %s", lv->memcg, lv->node, r->label);
+	if (lv->gens && lv->n)
+		title = xasprintf("memcg %s node %d \xe2\x80\x94 %s (max_seq %lld at %.3f s)",
+				  lv->memcg, lv->node, r->label, lv->rows[lv->n - 1].max_seq,
+				  lv->rows[lv->n - 1].t);
+	else
+		title = xasprintf("memcg %s node %d \xe2\x80\x94 %s", lv->memcg, lv->node, r->label);
 	fprintf(f, "set title ");
 	gp_str(f, title);
 	free(title);
-	fprintf(f, "\nunset label\n");
-	/*
-	 * Each band is labelled in the half where it is widest; labels near
-	 * either end of the time axis are aligned to stay inside, one that would
-	 * overlap a label already placed is left out.
-	 */
-	for (int b = 0, placed = 0; lv->gens && b < nb; b++) {
-		int j = best_w[nb + b] > best_w[b] ? nb + b : b;
-		bool clash = false;
-
-		if (!(best_w[j] > 0 && best_w[j] >= 0.08 * (j < nb ? yhi : -ylo)))
-			continue;
-		for (int q = 0; q < placed && !clash; q++)
-			clash = fabs(best_t[q] - best_t[j]) < 0.1 * tmax &&
-				fabs(best_y[q] - best_y[j]) < 0.07 * (yhi - ylo);
-		if (clash)
-			continue;
-		fprintf(f, "set label 'seq %lld' at %.6f,%.10g %s front font ',7'\n", lo + b,
-			best_t[j], best_y[j],
-			best_t[j] > 0.85 * tmax ? "right" : best_t[j] < 0.15 * tmax ? "left" : "center");
-		/* the placed labels move to the front of the arrays */
-		best_t[placed] = best_t[j];
-		best_y[placed++] = best_y[j];
-	}
+	fprintf(f, "\n");
+	panel_labels(f, p);
 	fprintf(f, "set yrange [%.10g:%.10g]\n", ylo, yhi);
 	gp_mirror_ytics(f, ylo, yhi);
 	fprintf(f, "unset key\nset title font ',8'\n");
-	fprintf(f, "plot");
-	for (int half = 0; half < 2; half++)
-		for (int b = 0; b < nb; b++) {
-			int lower = b ? (half ? nb + 2 + b : 2 + b) : 2;
-
-			if (lv->gens && best_w[half * nb + b] == 0)
-				continue;
-			fprintf(f, " $d%d using 1:%d:%d with filledcurves fs solid 0.85 border lc rgb "
-				   "'white' fc rgb '%s' ",
-				block, lower, (half ? nb + 3 : 3) + b,
-				lv->gens ? gen_colors[(lo + b) % NR_GEN_COLORS] :
-					   list_colors[(half ? 0 : 2) + b]);
-			fprintf(f, "notitle, \\\n    ");
-		}
+	plot_bands(f, block, lv->gens, used);
 	for (int m = 0; m < NR_MARKS; m++) {
 		if (mblock[m] >= 0)
 			fprintf(f, " $d%d using 1:2 with points %s notitle, \\\n    ", mblock[m],
 				marks[m].style);
 	}
 	fprintf(f, " 0 with lines lw 1 lc rgb '#333333' notitle\n");
-	free(best_w);
-	free(best_t);
-	free(best_y);
 }
 
 struct lkey {
@@ -1569,76 +1590,140 @@ struct lkey {
 	int node;
 };
 
-/* The total anon and file pages of the lruvecs keys[0..n) of run r at time t. */
-static void others_at(const struct prun *r, const struct lkey *keys, int n, double t,
-		      double *anon, double *file)
+/*
+ * The pages of each band summed over every lruvec of run r on node at time
+ * t (each lruvec's last sample at or before t): file[b] and anon[b]. The
+ * youngest of one memcg adds to the youngest of another: the machine's
+ * generations by age, what the kernel's aging keeps in balance.
+ */
+static void all_at(const struct prun *r, int node, double t, double *file, double *anon)
 {
-	*anon = *file = 0;
-	for (int i = 0; i < n; i++) {
-		const struct lvec *lv = find_lvec(r, keys[i].memcg, keys[i].node);
-		int k = lv ? lv->n : 0;
+	for (int b = 0; b < MAX_NR_GENS; b++)
+		file[b] = anon[b] = 0;
+	for (int i = 0; i < r->nlv; i++) {
+		const struct lvec *lv = &r->lv[i];
+		int k = lv->n;
 
+		if (lv->node != node)
+			continue;
 		while (k > 0 && lv->rows[k - 1].t > t)
 			k--;
 		if (!k)
 			continue;
-		for (int g = 0; g < lv->rows[k - 1].n; g++) {
-			*anon += lv->rows[k - 1].anon[g];
-			*file += lv->rows[k - 1].file[g];
+		for (int b = 0; b < nr_bands(lv->gens); b++) {
+			file[b] += band_pages(lv, &lv->rows[k - 1], b, 0);
+			anon[b] += band_pages(lv, &lv->rows[k - 1], b, 1);
 		}
 	}
 }
 
-/* The others panel of one run: the other lruvecs' file pages above zero, anon below, summed. */
-static void gens_others(FILE *f, struct plot *p, const struct prun *r, const struct lkey *keys,
-			int n, int nmemcgs)
+/* The times of run r's lruvec samples on node: those of its lruvec there with the most rows. */
+static const struct lvec *node_clock(const struct prun *r, int node)
 {
 	const struct lvec *clock = NULL;
-	int block = p->nblock++;
-	double ylo = 0, yhi = 0;
+
+	for (int i = 0; i < r->nlv; i++)
+		if (r->lv[i].node == node && (!clock || r->lv[i].n > clock->n))
+			clock = &r->lv[i];
+	return clock;
+}
+
+/* The extent of the all-memcgs panels of every run and of nodes[0..nn): *ylo, *yhi. */
+static void all_range(const struct plot *p, const int *nodes, int nn, double *ylo, double *yhi)
+{
+	*ylo = *yhi = 0;
+	for (int r = 0; r < p->nr_runs; r++)
+		for (int n = 0; n < nn; n++) {
+			const struct lvec *clock = node_clock(&p->runs[r], nodes[n]);
+
+			for (int k = 0; clock && k < clock->n; k++) {
+				double file[MAX_NR_GENS], anon[MAX_NR_GENS], fs = 0, as = 0;
+
+				all_at(&p->runs[r], nodes[n], clock->rows[k].t, file, anon);
+				for (int b = 0; b < MAX_NR_GENS; b++) {
+					fs += file[b];
+					as += anon[b];
+				}
+				*ylo = fmin(*ylo, -as);
+				*yhi = fmax(*yhi, fs);
+			}
+		}
+}
+
+/* The panel of one run and node: every memcg's lruvec there summed, band by band. */
+static void gens_all(FILE *f, struct plot *p, const struct prun *r, int node, int nmemcgs,
+		     double ylo, double yhi)
+{
+	const struct lvec *clock = node_clock(r, node);
+	bool gens = clock ? clock->gens : true, used[2][MAX_NR_GENS] = { { false } };
+	int block = p->nblock++, nb = nr_bands(gens);
 	char *title;
 
-	/* the times of the run's lruvec samples: those of its lruvec with the most rows */
-	for (int i = 0; i < r->nlv; i++)
-		if (!clock || r->lv[i].n > clock->n)
-			clock = &r->lv[i];
 	fprintf(f, "$d%d << EOD\n", block);
 	for (int k = 0; clock && k < clock->n; k++) {
-		double anon, file;
+		double file[MAX_NR_GENS], anon[MAX_NR_GENS];
 
-		others_at(r, keys, n, clock->rows[k].t, &anon, &file);
-		fprintf(f, "%.6f 0 %.10g %.10g\n", clock->rows[k].t, file, -anon);
-		ylo = fmin(ylo, -anon);
-		yhi = fmax(yhi, file);
+		all_at(r, node, clock->rows[k].t, file, anon);
+		for (int b = 0; b < nb; b++) {
+			used[0][b] |= file[b] > 0;
+			used[1][b] |= anon[b] > 0;
+		}
+		band_row(f, clock->rows[k].t, file, anon, nb);
 	}
-	fprintf(f, "EOD\nunset label\n");
-	title = xasprintf("others: %d memcgs, %d lruvecs \xe2\x80\x94 %s", nmemcgs, n, r->label);
+	fprintf(f, "EOD\n");
+	title = xasprintf("all %d memcgs, node %d \xe2\x80\x94 %s (own y scale)", nmemcgs, node,
+			  r->label);
 	fprintf(f, "set title ");
 	gp_str(f, title);
 	free(title);
-	/* room for each half: at least a fifth of the other's */
-	ylo = fmin(ylo * 1.1, -0.2 * yhi);
-	yhi = fmax(yhi * 1.1, -0.2 * ylo);
-	if (ylo == 0 && yhi == 0) {
-		ylo = -1;
-		yhi = 1;
-	}
-	fprintf(f, "\nset title font ',8'\nset yrange [%.10g:%.10g]\n", ylo, yhi);
+	fprintf(f, "\n");
+	panel_labels(f, p);
+	fprintf(f, "set title font ',8'\nset yrange [%.10g:%.10g]\n", ylo, yhi);
 	gp_mirror_ytics(f, ylo, yhi);
-	fprintf(f, "set key top right box opaque font ',7' samplen 1\n"
-		   "plot $d%d using 1:2:3 with filledcurves fs solid 0.6 fc rgb '#6a8fb5' "
-		   "title 'file', $d%d using 1:2:4 with filledcurves fs solid 0.6 fc rgb '#c47a7a' "
-		   "title 'anon', 0 with lines lw 1 lc rgb '#333333' notitle\n", block, block);
+	fprintf(f, "unset key\n");
+	plot_bands(f, block, gens, used);
+	fprintf(f, " 0 with lines lw 1 lc rgb '#333333' notitle\n");
 }
 
+/* Room for marks above and below, and for each half: at least 30% of the other's. */
+static void band_room(double *ylo, double *yhi)
+{
+	double lo = *ylo, hi = *yhi;
+
+	*ylo = fmin(lo * 1.12, -0.3 * hi);
+	*yhi = fmax(hi * 1.12, -0.3 * lo);
+	if (*ylo == 0 && *yhi == 0) {
+		*ylo = -1;
+		*yhi = 1;
+	}
+}
+
+/* Whether n is among nodes[0..nn). */
+static bool node_among(const int *nodes, int nn, int n)
+{
+	for (int i = 0; i < nn; i++)
+		if (nodes[i] == n)
+			return true;
+	return false;
+}
+
+/*
+ * Past PLOT_TOP lruvecs (chrome-node: 32 memcgs on 2 nodes), each run's
+ * panels start with one per node summing every memcg by age: how the
+ * machine's pages spread over the generations, whatever the number of
+ * memcgs, which is what decides what reclaim finds to evict. Then the
+ * lruvecs of the memcgs under the most reclaim pressure, whole memcgs,
+ * with their aging and evictions. --memcg and --node choose others.
+ */
 static int plot_gens(FILE *f, struct plot *p)
 {
-	struct lkey *keys = NULL, *others = NULL;
+	struct lkey *keys = NULL;
 	const char **memcgs = NULL;
-	int nk = 0, cap = 0, nmemcgs = 0, capm = 0, nshown, nothers = 0, nother_memcgs = 0;
+	int nodes[SCN_MAX_NODES], nn = 0;
+	int nk = 0, cap = 0, nmemcgs = 0, capm = 0, nshown;
 	int rows_per, rows = 0, cols, panels;
-	double ylo = 0, yhi = 0, tmax = 0;
-	bool gens = false, lists = false;
+	double ylo = 0, yhi = 0, alo = 0, ahi = 0, tmax = 0;
+	bool gens = false, lists = false, aggregate;
 	char *what, *legend;
 
 	/* the lruvecs (asked for, or with pages) in any run, first-seen order */
@@ -1676,27 +1761,26 @@ static int plot_gens(FILE *f, struct plot *p)
 	if (!nk)
 		return -1;
 	nshown = nk;
-	if (!p->sel && nk > PLOT_TOP) {
-		/* whole memcgs, most pressure first, while they leave a panel for the others */
+	aggregate = !p->sel && nk > PLOT_TOP;
+	if (aggregate) {
+		/* the nodes, ascending; then whole memcgs, most pressure first, in the panels left */
 		struct ranked *rk = rank_memcgs(p, memcgs, nmemcgs);
 		struct lkey *sorted = calloc((size_t)nk, sizeof(*sorted));
 		int ns = 0;
 
-		others = calloc((size_t)nk, sizeof(*others));
-		if (!sorted || !others)
+		if (!sorted)
 			return -1;
+		for (int n = 0; n < SCN_MAX_NODES; n++)
+			for (int k = 0; k < nk; k++)
+				if (keys[k].node == n && !node_among(nodes, nn, n))
+					nodes[nn++] = n;
 		for (int m = 0; m < nmemcgs; m++) {
 			int of = 0;
 
 			for (int k = 0; k < nk; k++)
 				of += !strcmp(keys[k].memcg, rk[m].name);
-			if (m && ns + of > PLOT_TOP - 1) {
-				for (int k = 0; k < nk; k++)
-					if (!strcmp(keys[k].memcg, rk[m].name))
-						others[nothers++] = keys[k];
-				nother_memcgs++;
-				continue;
-			}
+			if (m && ns + of > PLOT_TOP - nn)
+				break;
 			for (int k = 0; k < nk; k++)
 				if (!strcmp(keys[k].memcg, rk[m].name))
 					sorted[ns++] = keys[k];
@@ -1705,8 +1789,10 @@ static int plot_gens(FILE *f, struct plot *p)
 		nshown = ns;
 		free(sorted);
 		free(rk);
+		all_range(p, nodes, nn, &alo, &ahi);
+		band_room(&alo, &ahi);
 	}
-	/* the shared axes: every panel's range but the others' */
+	/* the shared axes of the lruvecs' panels */
 	for (int r = 0; r < p->nr_runs; r++)
 		for (int k = 0; k < nshown; k++) {
 			const struct lvec *lv = find_lvec(&p->runs[r], keys[k].memcg, keys[k].node);
@@ -1723,37 +1809,36 @@ static int plot_gens(FILE *f, struct plot *p)
 				tmax = fmax(tmax, lv->rows[i].t);
 			}
 		}
-	ylo = fmin(ylo * 1.12, -0.3 * yhi);	/* room for the marks, and for each half */
-	yhi = fmax(yhi * 1.12, -0.3 * ylo);
-	if (ylo == 0 && yhi == 0) {
-		ylo = -1;
-		yhi = 1;
-	}
-	panels = nshown + (nothers > 0);
+	band_room(&ylo, &yhi);
+	panels = nshown + nn;
 	grid(panels, GENS_COLS, &rows_per, &cols);
 	for (int r = 0; r < p->nr_runs; r++)
 		rows += p->runs[r].nlv > 0 ? rows_per : 0;
 
-	gp_header(f, p, 40 + cols * GENS_PANEL_W, 110 + rows * GENS_PANEL_H + (nothers ? 36 : 0));
-	fprintf(f, "set ylabel 'pages (anon below 0, file above)'\nset xrange [%.6f:%.6f]\n",
-		p->from, tmax > p->from ? tmax : p->from + 1);
 	for (int r = 0; r < p->nr_runs; r++)
 		for (int i = 0; i < p->runs[r].nlv; i++) {
 			gens |= p->runs[r].lv[i].gens;
 			lists |= !p->runs[r].lv[i].gens;
 		}
-	/* the legend is the title's: a key inside a panel hides its bands */
-	legend = xasprintf("%s%s%s", gens ? "MGLRU: a band per generation (by seq), oldest next "
-				 "to the line\nmarks: black triangle up = aging (max_seq++); "
+	p->legend_done = !gens;	/* the generations' colours: drawn on the first panel */
+	gp_header(f, p, 40 + cols * GENS_PANEL_W > GENS_MIN_WIDTH ? 40 + cols * GENS_PANEL_W :
+		  GENS_MIN_WIDTH, 110 + rows * GENS_PANEL_H);
+	fprintf(f, "set ylabel 'pages (anon below 0, file above)'\nset xrange [%.6f:%.6f]\n",
+		p->from, tmax > p->from ? tmax : p->from + 1);
+	/* the legend is the title's and the top left corner's: a key inside a panel hides its bands */
+	legend = xasprintf("%s%s%s", gens ? "MGLRU: a band per generation by age, the oldest "
+				 "(max_seq-3) next to the line, colours top left as in mmemu view\n"
+				 "marks: black triangle up = aging (max_seq++); "
 				 "triangle down = a generation evicted (min_seq++), blue file, red anon" :
 				 "", gens && lists ? "\n" : "",
 			   lists ? "classic: inactive_file (light blue) then active_file above, "
 				   "inactive_anon (light red) then active_anon below" : "");
-	if (nothers)
-		what = xasprintf("lruvec pages over time, shared axes: file above the line, anon "
-				 "below\n%s\nthe %d lruvecs of the memcgs under the most "
-				 PRESSURE_TEXT ",\nthe other %d summed (own y scale)", legend, nshown,
-				 nothers);
+	if (aggregate)
+		what = xasprintf("lruvec pages over time: file above the line, anon below\n%s\n"
+				 "first each node's %d memcgs summed by age (own y scale), then the "
+				 "%d lruvecs of the memcgs under the most\n" PRESSURE_TEXT
+				 " (shared axes; --memcg, --node for others)", legend, nmemcgs,
+				 nshown);
 	else
 		what = xasprintf("lruvec pages over time, shared axes: file above the line, anon "
 				 "below\n%s", legend);
@@ -1765,6 +1850,8 @@ static int plot_gens(FILE *f, struct plot *p)
 
 		if (!p->runs[r].nlv)
 			continue;
+		for (int n = 0; n < nn; n++, drawn++)
+			gens_all(f, p, &p->runs[r], nodes[n], nmemcgs, alo, ahi);
 		for (int k = 0; k < nshown; k++, drawn++) {
 			const struct lvec *lv = find_lvec(&p->runs[r], keys[k].memcg, keys[k].node);
 
@@ -1773,17 +1860,12 @@ static int plot_gens(FILE *f, struct plot *p)
 			else
 				fprintf(f, "set multiplot next\n");
 		}
-		if (nothers) {
-			gens_others(f, p, &p->runs[r], others, nothers, nother_memcgs);
-			drawn++;
-		}
 		/* each run starts a row */
 		for (; drawn % cols; drawn++)
 			fprintf(f, "set multiplot next\n");
 	}
 	gp_footer(f);
 	free(keys);
-	free(others);
 	free(memcgs);
 	return 0;
 }

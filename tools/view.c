@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "tools/help.h"
+#include "tools/palette.h"
 #include "tools/resultset.h"
 #include "tools/sink.h"
 #include "tools/view.h"
@@ -118,6 +119,7 @@ int view_write_page(FILE *f, const char *title, const json_t *doc, const char *e
 	fputs("\n</script>\n<script id=\"mmemu-data\" type=\"application/json\">", f);
 	put_script_text(f, text);
 	fputs("</script>\n</head><body>\n<div id=\"mmemu-view\"></div>\n<script>\n", f);
+	palette_write_js(f);	/* the generations' colours, those of mmemu plot */
 	fputs((const char *)viewjs, f);
 	if (extra_js) {
 		fputs("\n</script>\n<script>\n", f);

@@ -71,13 +71,15 @@ function statAt(r, t, f) {
   return v;
 }
 // Generations by age: band 0 the oldest (min_seq), the last the youngest (max_seq).
-const MAX_GENS = 4;
+// Their colours by distance from max_seq, [0] the youngest: mmemu plot's table
+// (tools/palette.c), which tools/view.c writes into the page before this script.
+const GEN_COLORS = window.mmemuPalette.gens;
+const MAX_GENS = GEN_COLORS.length;
 const MAX_NODES = 1024;  // the kernel's NODES_SHIFT 10: lruvec rows come before the panels
 function genBand(row, age, type) {
   const g = row.gens[row.gens.length - 1 - (MAX_GENS - 1 - age)];
   return g ? g[type] * PAGE / MB : 0;
 }
-const GEN_COLORS = ["#d62728", "#ff7f0e", "#2ca02c", "#1f77b4"];
 const LISTS = [["inactive_anon", "#d62728"], ["active_anon", "#ff9896"],
                ["inactive_file", "#1f77b4"], ["active_file", "#aec7e8"]];
 
@@ -135,7 +137,8 @@ function lruvecDatasets(v) {
       // generations the oldest is not max_seq-3, so no band is called "oldest"
       ds.push({ label: type + " " + (age === MAX_GENS - 1 ? "max_seq" : "max_seq-" + (MAX_GENS - 1 - age)),
         data: v.rows.map(s => ({ x: s.t, y: genBand(s, age, type) })), stack: "g", fill: true,
-        backgroundColor: GEN_COLORS[age] + (type === "anon" ? "ff" : "80"), borderColor: GEN_COLORS[age],
+        backgroundColor: GEN_COLORS[MAX_GENS - 1 - age] + (type === "anon" ? "ff" : "80"),
+        borderColor: GEN_COLORS[MAX_GENS - 1 - age],
         borderWidth: 0.5 });
   // aging (max_seq++) and eviction (min_seq++) marked where they happen, on the seq axis
   const ev = [[s => s.max_seq, "aging (max_seq++)", "triangle", "#000"],
