@@ -3,7 +3,8 @@
 # mmemu view on every shipped scenario under every built-in policy, small and
 # short (SCALE, machine.duration=DURATION, samples every 10 ms), each page
 # loaded in headless Chromium: it builds, logs no console error or warning,
-# has a row per memcg and the panels of every run, and for the memcgs first
+# has a row per memcg and the panels of every run (the swap panel only with
+# swap), and for the memcgs first
 # and last by pressure the dump follows the cursor. Prints the time of
 # each scenario. usage: view_all.py MMEMU SCENARIO_DIR SCALE DURATION OUTDIR
 import glob, json, os, subprocess, sys, time
@@ -38,6 +39,9 @@ try:
                                         capture_output=True, text=True).stdout)
         nruns, nodes = len(rep["runs"]), len(rep["runs"][0]["nodes"])
         memcgs = ["/" + m for m in rep["runs"][0]["memcgs"]]
+        # per run a panel per node and 3 per memcg, 4 with swap (the swap panel)
+        has_swap = any("swap_used" in s for r in rep["runs"] for s in r["lru_gen_samples"])
+        want = nruns * (nodes + 3 + has_swap)
         d.get("file://" + os.path.abspath(html))
         bad = []
         if not d.execute_script("return window.mmemuView && window.mmemuView.ready"):
@@ -53,8 +57,8 @@ try:
             for m in sorted(set(order[:1] + order[-1:])):
                 d.execute_script("window.mmemuView.select(arguments[0])", m)
                 panels = d.execute_script("return window.mmemuView.charts.length")
-                if panels != nruns * (nodes + 4):
-                    bad.append("%s: %d panels, want %d" % (m, panels, nruns * (nodes + 4)))
+                if panels != want:
+                    bad.append("%s: %d panels, want %d" % (m, panels, want))
                 dumps = []
                 for t in (0, 1e9):
                     d.execute_script("window.mmemuView.setTime(arguments[0])", t)

@@ -6,7 +6,11 @@
 # the reclaim panel draws the memcg's own memory.stat series, the OOM markers
 # are its memory.events oom_kill (--oom: at least one), the overview sorts by
 # the pressure it explains; the memory.pressure panel draws the memcg's
-# some and full avg10 samples.
+# some and full avg10 samples. Axis labels are short numbers (151.6k), the
+# title writes the scale as given (1/16), the lru_gen dump sits right under the
+# time slider and both stay in sight when the page scrolls, the dump scrolls
+# rather than clips, there is no swap panel in a run without swap, and the
+# generations' bands have the colours mmemu plot gives them (its --script).
 # usage: view_browser.py MMEMU SCENARIO SCALE OUTDIR [SCREENSHOT.png] [--oom]
 import os, subprocess, sys
 from browser import chromium
@@ -39,14 +43,63 @@ try:
     print(name, info["runs"], "runs,", info["memcgs"], "memcgs,", info["panels"], "panels")
     if info["runs"] != nruns: fail.append("runs %d != %d" % (info["runs"], nruns))
     if info["memcgs"] != nmemcg: fail.append("memcgs %d != %d" % (info["memcgs"], nmemcg))
-    # per run: one lruvec panel per node and 4 memcg panels
-    if info["panels"] != nruns * (nodes + 4):
-        fail.append("panels %d != %d" % (info["panels"], nruns * (nodes + 4)))
+    # per run: one lruvec panel per node and 3 memcg panels, 4 with swap
+    stats0 = [s for s in rep["runs"][0]["lru_gen_samples"] if s["kind"] == "stats"]
+    has_swap = any("swap_used" in s for s in stats0)
+    npanels = nruns * (nodes + 3 + has_swap)
+    if info["panels"] != npanels:
+        fail.append("panels %d != %d" % (info["panels"], npanels))
     for i, r in enumerate(rep["runs"]):
         per = info["series"][i::nruns]  # panels fill the grid a row (all runs) at a time
         want = 8 + 4 if r["policy"].startswith("mglru") else 4
         if per[:nodes] != [want] * nodes:
             fail.append("%s lruvec series %s, want %d each" % (r["policy"], per[:nodes], want))
+    # axis labels: numbers of at most 4 significant digits, k/M/G past 10,000
+    import re
+    labels = d.execute_script("""return window.mmemuView.charts.flatMap(c =>
+      Object.values(c.scales).flatMap(s => s.ticks.map(t => t.label)));""")
+    noisy = [l for l in labels if not re.fullmatch(r"-?[0-9]+(\.[0-9]+)?[kMG]?", str(l)) or
+             len(re.sub(r"[^0-9]", "", str(l)).lstrip("0")) > 4]
+    if not labels or noisy:
+        fail.append("%d axis labels, raw ones: %s" % (len(labels), noisy[:5]))
+    h1 = d.execute_script("return document.querySelector('h1').textContent")
+    if "(scale %s," % scale not in h1:
+        fail.append("the title does not say scale %s: %s" % (scale, h1))
+    # swap panels only when the run has swap
+    titles = d.execute_script("return window.mmemuView.charts.map(c => c.options.plugins.title.text)")
+    nswap = sum(t.startswith("swap") for t in titles)
+    if nswap != (nruns if has_swap else 0):
+        fail.append("%d swap panels, the runs %s swap" % (nswap, "have" if has_swap else "have no"))
+    # the dump right under the slider, both in sight after scrolling, the dump scrolls
+    def boxes():
+        return d.execute_script("""const r = e => e.getBoundingClientRect();
+          const c = r(document.getElementById('cursor')), p = r(document.querySelector('.dump'));
+          const st = getComputedStyle(document.querySelector('.dump'));
+          return {cursor: [c.top, c.bottom], dump: [p.top, p.bottom], h: window.innerHeight,
+                  ox: st.overflowX, oy: st.overflowY};""")
+    b0 = boxes()
+    d.execute_script("window.scrollTo(0, 4000)")
+    b1 = boxes()
+    d.execute_script("window.scrollTo(0, 0)")
+    print(name, "slider", b0["cursor"], "dump", b0["dump"], "scrolled", b1["cursor"], b1["dump"])
+    if not (0 <= b0["dump"][0] - b0["cursor"][1] < 80):
+        fail.append("the dump is %d px below the slider" % (b0["dump"][0] - b0["cursor"][1]))
+    if not (b1["cursor"][0] >= 0 and b1["dump"][1] <= b1["h"]):
+        fail.append("scrolled, the slider or the dump is out of sight: %s" % b1)
+    if b0["ox"] not in ("auto", "scroll") or b0["oy"] not in ("auto", "scroll"):
+        fail.append("the dump clips (overflow %s %s)" % (b0["ox"], b0["oy"]))
+    # generation colours: mmemu plot's legend for the same generation
+    if any(r["policy"].startswith("mglru") for r in rep["runs"]):
+        gp = os.path.join(outdir, name + "-gens.gp")
+        subprocess.run([mmemu, "plot", pb, "--what", "gens", "-o", os.path.join(outdir, name + "-gens.svg"),
+                        "--script", gp], stdout=subprocess.DEVNULL)
+        plot_colors = dict(re.findall(r"set label \d+ '\u25a0 (max_seq(?:-\d)?)[^']*' .*tc rgb '(#[0-9a-f]{6})'",
+                                      open(gp, encoding="utf-8").read()))
+        view_colors = d.execute_script("""const o = {}; for (const c of window.mmemuView.charts)
+          for (const x of c.data.datasets) if (x.label.startsWith('anon max_seq'))
+            o[x.label.slice(5)] = x.borderColor; return o;""")
+        if len(plot_colors) < 4 or view_colors != plot_colors:
+            fail.append("generation colours: view %s, plot %s" % (view_colors, plot_colors))
     d.execute_script("window.mmemuView.setTime(0)")
     a = d.execute_script("return [...document.querySelectorAll('.dump')].map(e => e.textContent)")
     d.execute_script("window.mmemuView.setTime(1e9)")

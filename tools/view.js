@@ -9,7 +9,7 @@
 // time cursor and the sort.
 function view(data, prev) {
 const root = document.getElementById("mmemu-view");
-const state = { charts: [], memcg: null, t: 0, sortKey: "pressure", sortDir: -1 };
+const state = { charts: [], memcg: null, t: 0, sortKey: "pressure", sortDir: -1, dumpOpen: true };
 window.mmemuView = state;
 
 // One run: its stats rows, its OOM kills and its lruvec rows by "memcg node".
@@ -35,6 +35,7 @@ const tmax = Math.max(0.001, ...runs.map(r => r.run.sim_seconds));
 const memcgs = [...new Set(runs.flatMap(r => r.stats.length ?
   Object.keys(r.stats[r.stats.length - 1].memory_current) : []))].filter(m => m !== "/");  // the root: the machine
 const PAGE = 4096, MB = 1048576;
+const hasSwap = runs.some(r => r.stats.some(s => "swap_used" in s || "zram_stored" in s));
 
 function rate(stats, f) {  // per second, from cumulative counters
   const out = [];
@@ -118,7 +119,8 @@ const PANELS = [
           data: r.stats.filter(s => s.memory_pressure && s.memory_pressure[m])
             .map(s => ({ x: s.t, y: s.memory_pressure[m][k + "_avg10"] })) }));
   } },
-  { title: "swap and zram (MiB)", datasets(r) {
+  // none without swap: no swap device, so no zram and no zswap (scenarios/run.c sample_swap)
+  { title: "swap and zram (MiB)", shown: () => hasSwap, datasets(r) {
       return [["swap_used", "#7f7f7f"], ["zram_stored", "#bcbd22"], ["zram_pool", "#17becf"]]
         .filter(([k]) => r.stats.some(s => k in s))
         .map(([k, c]) => ({ label: k, data: r.stats.map(s => ({ x: s.t, y: (s[k] || 0) * PAGE / MB })),
@@ -152,16 +154,34 @@ function lruvecDatasets(v) {
   return ds;
 }
 
+// An axis label: at most 4 significant digits, k, M or G from 10,000 on
+// (151.6k, not the 151,599.00000000003 of a maximum at 1.05 times the data's).
+function tickLabel(v) {
+  const a = Math.abs(v);
+  if (a < 1e-9) return "0";
+  for (const [d, s] of [[1e9, "G"], [1e6, "M"], [1e4, "k"]])
+    if (a >= d) return +(v / d).toPrecision(4) + s;
+  return String(+v.toPrecision(4));
+}
+const ticks = { callback: v => tickLabel(v) };
+// 1/256 rather than 0.00390625: a scale that is the reciprocal of a whole number as
+// one, any other in at most 4 significant digits
+function scaleText(s) {
+  const r = 1 / s;
+  return s > 0 && s < 1 && Math.abs(r - Math.round(r)) < 1e-9 * r ? "1/" + Math.round(r) :
+    String(+Number(s).toPrecision(4));
+}
 function chart(parent, title, datasets, opts) {
   const box = document.createElement("div");
   box.className = "panel";
   const c = document.createElement("canvas");
   box.appendChild(c);
   parent.appendChild(box);
-  const scales = { x: { type: "linear", min: 0, max: tmax, title: { display: true, text: "simulated s" } },
-                   y: { beginAtZero: true, stacked: !!(opts && opts.stacked), max: opts && opts.ymax } };
+  const scales = { x: { type: "linear", min: 0, max: tmax, ticks, title: { display: true, text: "simulated s" } },
+                   y: { beginAtZero: true, stacked: !!(opts && opts.stacked), max: opts && opts.ymax, ticks } };
   if (datasets.some(d => d.yAxisID === "seq"))
-    scales.seq = { position: "right", grid: { drawOnChartArea: false }, title: { display: true, text: "seq" } };
+    scales.seq = { position: "right", grid: { drawOnChartArea: false }, ticks,
+                   title: { display: true, text: "seq" } };
   // no points on lines, but a series of one sample (a run that ended at once) shows its point
   for (const d of datasets) { d.pointRadius = d.pointRadius ?? (d.data.length === 1 ? 3 : 0);
     d.borderWidth = d.borderWidth ?? 1.5; }
@@ -308,8 +328,8 @@ function renderDetail() {
     for (const v of r.lv.values()) if (v.memcg === m)
       out.set(v.node, ["lruvec " + m + " node " + v.node + (v.kind === "gens" ? ": generations (MiB)" :
         ": LRU lists (MiB)"), lruvecDatasets(v), true]);
-    PANELS.forEach((p, i) => out.set(MAX_NODES + i, [typeof p.title === "function" ? p.title(r, m) : p.title,
-      p.datasets(r, m), false]));
+    PANELS.forEach((p, i) => { if (!p.shown || p.shown())
+      out.set(MAX_NODES + i, [typeof p.title === "function" ? p.title(r, m) : p.title, p.datasets(r, m), false]); });
     return out;
   };
   const all = runs.map(rowsOf);
@@ -328,13 +348,6 @@ function renderDetail() {
       else grid.appendChild(el("div", { className: "panel" }));
     }
   }
-  dumps = runs.map(r => { const pre = el("pre", { className: "dump" }); return pre; });
-  const dg = el("div", { className: "grid" });
-  dg.style.gridTemplateColumns = "repeat(" + runs.length + ", minmax(0, 1fr))";
-  for (const d of dumps) dg.appendChild(d);
-  detail.appendChild(el("h3", {}, "lru_gen at the cursor (as debugfs: seq, age in ms since the generation's " +
-    "birth, anon and file pages)"));
-  detail.appendChild(dg);
   setTime(state.t);
 }
 function setTime(t) {
@@ -351,21 +364,37 @@ state.select = m => { state.memcg = m; renderOverview(document.getElementById("o
 function build() {
   const css = el("style", {}, "body{font:13px sans-serif;margin:8px} .grid{display:grid;gap:6px}" +
     ".panel{height:230px;position:relative} #overview td,#overview th{padding:1px 5px;cursor:pointer} #overview td{white-space:nowrap}" +
-    "#overview tr.sel{background:#ffe} #overview th{background:#eee} .dump{font:11px monospace;background:#f6f6f6;padding:4px;overflow-x:auto}" +
+    "#overview tr.sel{background:#ffe} #overview th{background:#eee}" +
+    ".dump{font:11px monospace;background:#f6f6f6;padding:4px;margin:2px 0;overflow:auto;max-height:22vh}" +
+    "#top{position:sticky;top:0;z-index:2;background:#fff;border-bottom:1px solid #ccc;padding-bottom:2px}" +
+    "#dump-box summary{font-size:12px;cursor:pointer}" +
     "#layout{display:grid;grid-template-columns:400px minmax(0,1fr);gap:10px}" +
     "#overview-box{max-height:90vh;overflow:auto} #overview td{text-align:right}" +
     "#overview td:first-child{text-align:left} .note{font-size:11px;color:#444}");
   document.head.appendChild(css);
-  root.appendChild(el("h1", {}, "mmemu view: " + data.scenario + " (scale " + data.scale + ", " +
+  root.appendChild(el("h1", {}, "mmemu view: " + data.scenario + " (scale " + scaleText(data.scale) + ", " +
     data.runs.map(r => r.policy).join(", ") + ")"));
-  const bar = el("div");
+  // the cursor and the lru_gen dump at it stay at the top while the panels scroll under them
+  const top = el("div", { id: "top" }), bar = el("div");
   const sl = el("input", { type: "range", id: "cursor", min: 0, max: tmax, step: tmax / 1000, value: 0 });
   sl.style.width = "60%";
   sl.oninput = () => setTime(parseFloat(sl.value));
   bar.appendChild(el("label", {}, "time cursor: "));
   bar.appendChild(sl);
   bar.appendChild(el("span", { id: "cursor-t" }));
-  root.appendChild(bar);
+  top.appendChild(bar);
+  // the lru_gen dump right under the cursor, each run's in a box that scrolls rather than clips
+  const db = el("details", { id: "dump-box", open: state.dumpOpen });
+  db.ontoggle = () => { state.dumpOpen = db.open; };  // kept when run --live redraws the page
+  db.appendChild(el("summary", {}, "lru_gen at the cursor (as debugfs: seq, age in ms since the generation's " +
+    "birth, anon and file pages)"));
+  dumps = runs.map(() => el("pre", { className: "dump" }));
+  const dg = el("div", { className: "grid" });
+  dg.style.gridTemplateColumns = "repeat(" + runs.length + ", minmax(0, 1fr))";
+  for (const d of dumps) dg.appendChild(d);
+  db.appendChild(dg);
+  top.appendChild(db);
+  root.appendChild(top);
   const lay = el("div", { id: "layout" }), ov = el("div", { id: "overview-box" });
   detail = el("div", { id: "detail" });
   lay.appendChild(ov); lay.appendChild(detail); root.appendChild(lay);
@@ -377,7 +406,7 @@ function build() {
     "no samples in these runs (saved with --sample 0?)"));
   state.ready = true;
 }
-if (prev) for (const k of ["memcg", "t", "sortKey", "sortDir"]) state[k] = prev[k];
+if (prev) for (const k of ["memcg", "t", "sortKey", "sortDir", "dumpOpen"]) state[k] = prev[k];
 state.tmax = tmax;
 state.feed = d => {
   const y = window.scrollY;
