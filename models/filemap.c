@@ -385,6 +385,19 @@ static uint64_t access_cost(struct actor *a, const struct folio *folio, uint64_t
 }
 
 /*
+ * access_cost() of the folio in f's slot `index`. On a machine of one node
+ * every folio is local, so a hit reads neither the slot nor the folio: the
+ * PTE alone (two cache misses fewer a hit on a large trace, issue 38).
+ */
+static uint64_t slot_access_cost(struct actor *a, const struct address_space *f,
+				 uint64_t index, uint64_t ns)
+{
+	if (mm.machine.nr_nodes == 1)
+		return ns;
+	return access_cost(a, folio_of((uint32_t)f->slots[index]), ns);
+}
+
+/*
  * filemap_add_folio(): a new folio at `index` of f, in the page cache and
  * on the LRU. It replaces the slot's shadow entry, if any, which the LRU
  * add uses for refault detection; `fault` says a page fault brought it in.
@@ -774,13 +787,12 @@ int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
 	if (*pte & PTE_PRESENT) {
 		/* the hardware sets the accessed bit; the kernel is not told */
 		*pte |= PTE_YOUNG;
-		folio = folio_of((uint32_t)f->slots[index]);
-		actor_charge_user(a, access_cost(a, folio, COST_MMAP_HIT_NS));
+		actor_charge_user(a, slot_access_cost(a, f, index, COST_MMAP_HIT_NS));
 		if (write && !(*pte & PTE_DIRTY)) {
 			/* a shared mapping is write-protected while clean: the
 			 * write fault dirties the folio (do_wp_page, page_mkwrite) */
 			*pte |= PTE_DIRTY;
-			folio_mark_dirty(folio);
+			folio_mark_dirty(folio_of((uint32_t)f->slots[index]));
 			actor_charge_sys(a, COST_MINOR_FAULT_NS);
 			t->dirty_throttle_ns += balance_dirty_pages_ratelimited(a, t);
 		}
@@ -860,10 +872,8 @@ uint64_t filemap_map_hit_range(struct actor *a, struct task *t, struct address_s
 	if (!vma || vma->file != f)
 		return 0;
 	while (i < end && (vma->ptes[i] & PTE_PRESENT)) {
-		const struct folio *folio = folio_of((uint32_t)f->slots[i]);
-
 		vma->ptes[i] |= PTE_YOUNG;
-		actor_charge_user(a, access_cost(a, folio, COST_MMAP_HIT_NS));
+		actor_charge_user(a, slot_access_cost(a, f, i, COST_MMAP_HIT_NS));
 		i++;
 		if (a->cpu_pending_ns >= a->quantum_ns)
 			break;
