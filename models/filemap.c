@@ -883,6 +883,35 @@ uint64_t filemap_map_hit_range(struct actor *a, struct task *t, struct address_s
 	return i - index;
 }
 
+void filemap_map_prefetch(const struct task *t, const struct address_space *f, uint64_t index,
+			  bool deep)
+{
+	const struct vm_area *vma = t->last_vma;
+	uint64_t start, end;
+
+	if (!vma || vma->file != f || index >= f->nr_pages)
+		return;
+	if (!deep) {
+		__builtin_prefetch(&vma->ptes[index]);
+		return;
+	}
+	if (vma->ptes[index] & PTE_PRESENT)
+		return;	/* a hit reads nothing else on one node */
+	start = index;
+	end = index + 1;
+	if (mm.fault_around_pages > 1) {
+		start = index & ~(uint64_t)(mm.fault_around_pages - 1);
+		end = start + mm.fault_around_pages;
+	}
+	if (end > f->nr_pages)
+		end = f->nr_pages;
+	__builtin_prefetch(&f->slots[start], 1);
+	__builtin_prefetch(&f->slots[end - 1], 1);
+	__builtin_prefetch(&f->slots[index], 1);
+	if (f->mapcount.base && lazy_array_stored(&f->mapcount, index * 2))
+		__builtin_prefetch(&((const uint16_t *)f->mapcount.base)[index], 1);
+}
+
 int anon_access(struct actor *a, struct task *t, struct address_space *as,
 		uint64_t index, bool write)
 {

@@ -112,6 +112,19 @@ int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
  */
 uint64_t filemap_map_hit_range(struct actor *a, struct task *t, struct address_space *f,
 			       uint64_t index, uint64_t end);
+/*
+ * A hint for a caller that knows its accesses ahead (a trace replay): starts
+ * loading what filemap_map_access(a, t, f, index, ...) will read, so that
+ * the cache misses of the next accesses overlap instead of following one
+ * another. Not `deep` (some accesses ahead): the PTE. `deep` (nearer): reads
+ * that PTE and, when the page is not mapped, loads the page cache slots the
+ * fault reads (fault-around's window) and the page's mapcount. Changes
+ * nothing and touches no memory that was never written (a lazy array's
+ * blocks never stored to are skipped); nothing when t's last mapping is not
+ * f's.
+ */
+void filemap_map_prefetch(const struct task *t, const struct address_space *f, uint64_t index,
+			  bool deep);
 /* An access to anonymous memory: sets the young (and dirty) bit on a hit. */
 int anon_access(struct actor *a, struct task *t, struct address_space *as,
 		uint64_t index, bool write);

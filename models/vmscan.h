@@ -53,6 +53,15 @@ void mem_cgroup_protection(const struct mem_cgroup *root, const struct mem_cgrou
 uint64_t apply_proportional_protection(struct mem_cgroup *memcg, struct scan_control *sc,
 				       uint64_t scan);
 
+/*
+ * A hint before reclaim walks an isolated list: starts loading, for every
+ * folio on it, what folio_referenced(), try_to_unmap() and
+ * __remove_mapping() read besides the folio (the PTEs that map it, its
+ * page cache slot, its mapcount), so that those misses overlap instead of
+ * coming one per folio. Changes nothing.
+ */
+void folio_list_prefetch_rmap(const struct flist *list);
+
 /* Freeing a folio that left the LRU (reclaim, truncate, exit). */
 void free_folio(struct folio *folio);
 /* Frees a folio that never joined a mapping: uncharge and release only. */

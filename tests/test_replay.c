@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What keeps a trace replay's cost per request flat (issue 38): a hit on a
- * machine of one node reads its PTE alone.
+ * machine of one node reads its PTE alone, and the hints a replay gives
+ * ahead (filemap_map_prefetch(), folio_list_prefetch_rmap() in reclaim)
+ * change nothing the model decides.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -10,6 +12,14 @@
 #include "harness.h"
 #include "models/memory.h"
 #include "models/policy.h"
+#include "models/vmscan.h"
+
+#define FILE_PAGES 4096
+#define CACHE_PAGES 256
+#define NR_ACCESSES 20000
+/* as tools/bench_trace.c gives them */
+#define AHEAD_PTE 16
+#define AHEAD_FAULT 8
 
 static struct blockdev nvme;
 
@@ -51,6 +61,135 @@ START_TEST(test_hit_on_one_node_reads_the_pte_alone)
 }
 END_TEST
 
+/* ---- the hints change nothing ---- */
+
+struct replay {
+	struct mem_cgroup *memcg;
+	struct address_space *f;
+	struct task *t;
+	uint64_t majors;
+};
+
+/* A fixed skewed sequence: most accesses to a few pages, some to all. */
+static uint64_t page_at(uint64_t i)
+{
+	uint64_t x = i * 0x9e3779b97f4a7c15ULL;
+
+	x ^= x >> 29;
+	return (x >> 7) % 8 ? (x >> 16) % (FILE_PAGES / 8) : (x >> 16) % FILE_PAGES;
+}
+
+static void replay(struct actor *a, struct replay *r, bool hints)
+{
+	for (uint64_t i = 0; i < NR_ACCESSES; i++) {
+		int ret;
+
+		if (hints) {
+			filemap_map_prefetch(r->t, r->f, page_at(i + AHEAD_PTE), false);
+			filemap_map_prefetch(r->t, r->f, page_at(i + AHEAD_FAULT), true);
+		}
+		ret = filemap_map_access(a, r->t, r->f, page_at(i), false);
+		ck_assert_int_ge(ret, 0);
+		r->majors += ret == ACCESS_MAJOR;
+		actor_cond_resched(a);
+	}
+}
+
+static void setup_replay(struct replay *r, const char *name)
+{
+	r->memcg = mem_cgroup_create(mm.root_mem_cgroup, name);
+	ck_assert_ptr_nonnull(r->memcg);
+	r->memcg->max = CACHE_PAGES;
+	r->t = task_create(name, r->memcg, 0);
+	ck_assert_ptr_nonnull(r->t);
+	r->f = file_create(name, FILE_PAGES, &nvme, 0, false);
+	ck_assert_ptr_nonnull(r->f);
+	r->majors = 0;
+}
+
+static void hints_fn(struct actor *a, void *arg)
+{
+	struct replay with, without;
+	char err[512];
+
+	(void)arg;
+	setup_replay(&with, "with");
+	setup_replay(&without, "without");
+	replay(a, &with, true);
+	replay(a, &without, false);
+	/* it reclaimed, many times over */
+	ck_assert_uint_gt(with.majors, 4 * CACHE_PAGES);
+	ck_assert_uint_gt(with.memcg->events[PGSCAN_DIRECT], 4 * CACHE_PAGES);
+	ck_assert_uint_eq(with.majors, without.majors);
+	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)
+		ck_assert_msg(with.memcg->events[i] == without.memcg->events[i],
+			      "event %d: %llu with hints, %llu without", i,
+			      (unsigned long long)with.memcg->events[i],
+			      (unsigned long long)without.memcg->events[i]);
+	for (int i = 0; i < NR_NODE_STAT_ITEMS; i++)
+		ck_assert_int_eq(with.memcg->lruvec[0]->stat[i], without.memcg->lruvec[0]->stat[i]);
+	for (uint64_t p = 0; p < FILE_PAGES; p++) {
+		uint64_t e = with.f->slots[p], o = without.f->slots[p];
+
+		/* the same pages cached, and shadows where the same were evicted
+		 * (their values name the memcg, so they differ) */
+		ck_assert_int_eq(e && !xa_is_value(e), o && !xa_is_value(o));
+		ck_assert_int_eq(xa_is_value(e), xa_is_value(o));
+		ck_assert_uint_eq(*harness_file_pte(with.t, with.f, p),
+				  *harness_file_pte(without.t, without.f, p));
+	}
+	ck_assert_msg(mm_check_invariants(err, sizeof(err)) == 0, "invariants: %s", err);
+}
+
+START_TEST(test_hints_change_no_decision)
+{
+	boot(1);
+	harness_run_actor(hints_fn, NULL);
+}
+END_TEST
+
+/* A hint reads, it never stores: no lazy block is stored to, no PTE or slot changes. */
+static void hint_stores_nothing_fn(struct actor *a, void *arg)
+{
+	struct task *t = task_create("t", mm.root_mem_cgroup, 0);
+	struct address_space *f = file_create("data", FILE_PAGES, &nvme, 0, false);
+	uint64_t *slots = malloc(FILE_PAGES * sizeof(*slots)), words;
+	uint8_t *ptes = malloc(FILE_PAGES);
+	uint64_t *stored;
+
+	(void)arg;
+	ck_assert_ptr_nonnull(t);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(slots);
+	ck_assert_ptr_nonnull(ptes);
+	ck_assert_int_eq(filemap_map_access(a, t, f, 0, false), ACCESS_MAJOR);
+	words = (f->mapcount.bytes / (1ULL << LAZY_BLOCK_SHIFT) + 64) / 64;
+	stored = malloc(words * sizeof(*stored));
+	ck_assert_ptr_nonnull(stored);
+	memcpy(stored, f->mapcount.stored, words * sizeof(*stored));
+	memcpy(slots, f->slots, FILE_PAGES * sizeof(*slots));
+	for (uint64_t p = 0; p < FILE_PAGES; p++)
+		ptes[p] = *harness_file_pte(t, f, p);
+	for (uint64_t p = 0; p < FILE_PAGES + 2; p++) {
+		filemap_map_prefetch(t, f, p, false);
+		filemap_map_prefetch(t, f, p, true);
+	}
+	ck_assert_mem_eq(stored, f->mapcount.stored, words * sizeof(*stored));
+	ck_assert_mem_eq(slots, f->slots, FILE_PAGES * sizeof(*slots));
+	for (uint64_t p = 0; p < FILE_PAGES; p++)
+		ck_assert_uint_eq(ptes[p], *harness_file_pte(t, f, p));
+	free(stored);
+	free(slots);
+	free(ptes);
+}
+
+START_TEST(test_hint_stores_nothing)
+{
+	boot(1);
+	harness_run_actor(hint_stores_nothing_fn, NULL);
+}
+END_TEST
+
 static Suite *replay_suite(void)
 {
 	Suite *s = suite_create("replay");
@@ -58,6 +197,8 @@ static Suite *replay_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_hit_on_one_node_reads_the_pte_alone);
+	tcase_add_test(tc, test_hints_change_no_decision);
+	tcase_add_test(tc, test_hint_stores_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -250,6 +250,7 @@ static void shrink_active_list(uint64_t nr_to_scan, struct lruvec *lruvec,
 	if (!cgroup_reclaim(sc))
 		count_vm_events(PGREFILL, nr_scanned);
 	count_memcg_events(memcg, PGREFILL, nr_scanned);
+	folio_list_prefetch_rmap(&l_hold);
 
 	while ((idx = flist_pop_tail(&l_hold))) {
 		struct folio *folio = folio_of(idx);
