@@ -108,6 +108,7 @@ struct address_space *file_create(const char *name, uint64_t nr_pages,
 	as->bdev = bdev;
 	as->bdev_start = bdev_start;
 	as->exec = exec;
+	host_hugepage_hint(as->slots, nr_pages * sizeof(*as->slots));
 	if (!as->slots || lazy_array_init(&as->mapcount, nr_pages, sizeof(uint16_t)) ||
 	    lazy_array_init(&as->disk_version, nr_pages, sizeof(uint32_t)) || !as->dirty_tag ||
 	    !as->dirty_tag_sum || !as->page_version || mapping_register(as)) {
@@ -324,6 +325,7 @@ static struct vm_area *vma_create(struct task *t, struct address_space *f)
 	if (!vma)
 		return NULL;
 	vma->ptes = calloc(f->nr_pages ? f->nr_pages : 1, sizeof(*vma->ptes));
+	host_hugepage_hint(vma->ptes, f->nr_pages);
 	n = realloc(t->vmas, (size_t)(t->nr_vmas + 1) * sizeof(*n));
 	if (!vma->ptes || !n) {
 		free(vma->ptes);

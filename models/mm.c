@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "models/debug.h"
 #include "models/memory.h"
@@ -98,6 +99,16 @@ const char *const memcg_event_name[MEMCG_NR_MEMORY_EVENTS] = {
 	[MEMCG_OOM_GROUP_KILL] = "oom_group_kill",
 };
 
+void host_hugepage_hint(void *p, size_t bytes)
+{
+	const uintptr_t huge = 2 << 20;
+	uintptr_t start = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	uintptr_t end = ((uintptr_t)p + bytes) & ~(huge - 1);
+
+	if (p && end > start)
+		madvise((void *)start, end - start, MADV_HUGEPAGE);
+}
+
 /*
  * Free folios are handed out last freed first, then the never used in index
  * order, as if every folio sat on one free list in index order at the start
@@ -113,6 +124,7 @@ int folio_table_init(uint64_t nr_pages)
 	folio_table.f = calloc(folio_table.nr, sizeof(struct folio));
 	if (!folio_table.f)
 		return -ENOMEM;
+	host_hugepage_hint(folio_table.f, folio_table.nr * sizeof(struct folio));
 	folio_table.free_head = 0;
 	folio_table.nr_fresh = 1;
 	folio_table.nr_free = nr_pages;

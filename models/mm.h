@@ -196,6 +196,14 @@ struct task;
 struct address_space;
 
 /*
+ * Asks the host for transparent huge pages under [p, p + bytes) (the 2 MiB
+ * pages wholly inside; a hint, ignored where the host has none): the folio
+ * table and the per-page arrays are read at random on large runs, and a TLB
+ * miss on each read there costs more than the read (issue 38).
+ */
+void host_hugepage_hint(void *p, size_t bytes);
+
+/*
  * A per-page array that most pages never store to (a file page's disk
  * version, its mapcount), in 4 KiB blocks: a block is zeroed at its first
  * store, and a read of a block never stored to is 0 and touches nothing.

@@ -6,6 +6,7 @@
  * change nothing the model decides.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -190,6 +191,55 @@ START_TEST(test_hint_stores_nothing)
 }
 END_TEST
 
+/* ---- huge pages for the per-page arrays ---- */
+
+/* The VmFlags of the host mapping holding p (/proc/self/smaps), in buf; false if none. */
+static bool host_vm_flags(const void *p, char *buf, size_t size)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	uintptr_t a = (uintptr_t)p;
+	bool inside = false, found = false;
+	char line[512];
+
+	ck_assert_ptr_nonnull(f);
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned long start, end;
+
+		if (sscanf(line, "%lx-%lx ", &start, &end) == 2)	/* a mapping's first line */
+			inside = start <= a && a < end;
+		else if (inside && !strncmp(line, "VmFlags:", 8)) {
+			snprintf(buf, size, "%s", line);
+			found = true;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * A large file's page cache slots and PTEs are read at random by a replay:
+ * they ask the host for huge pages (madvise MADV_HUGEPAGE: "hg" in VmFlags),
+ * one TLB entry for 2 MiB of them.
+ */
+START_TEST(test_per_page_arrays_ask_for_huge_pages)
+{
+	const uint64_t nr = 4ULL << 20;	/* 32 MiB of slots, 4 MiB of PTEs */
+	struct address_space *f;
+	struct task *t;
+	char flags[512];
+
+	boot(1);
+	t = task_create("t", mm.root_mem_cgroup, 0);
+	f = file_create("big", nr, &nvme, 0, false);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_ptr_nonnull(f);
+	ck_assert(host_vm_flags(&f->slots[nr / 2], flags, sizeof(flags)));
+	ck_assert_msg(strstr(flags, " hg"), "slots: %s", flags);
+	ck_assert(host_vm_flags(&harness_file_pte(t, f, nr / 2)[0], flags, sizeof(flags)));
+	ck_assert_msg(strstr(flags, " hg"), "PTEs: %s", flags);
+}
+END_TEST
+
 static Suite *replay_suite(void)
 {
 	Suite *s = suite_create("replay");
@@ -199,6 +249,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, test_hit_on_one_node_reads_the_pte_alone);
 	tcase_add_test(tc, test_hints_change_no_decision);
 	tcase_add_test(tc, test_hint_stores_nothing);
+	tcase_add_test(tc, test_per_page_arrays_ask_for_huge_pages);
 	suite_add_tcase(s, tc);
 	return s;
 }
