@@ -218,7 +218,9 @@ int mm_init(const struct machine *machine, const struct reclaim_policy *policy,
 	mm.vm_swappiness = vm_swappiness;
 	/* tasks go to sleep and wake up: psi's TSK_RUNNING */
 	engine_set_sleep_hook(psi_actor_sleep);
-	mm.mglru = (struct mglru_opts){ -1, -1, -1, -1, 0, LRU_GEN_CAPS_ALL, 0 };
+	/* the policy's knobs as the kernel has them (run.c then sets the scenario's) */
+	if (policy->knobs)
+		policy->knobs->set(policy->knobs->defaults);
 	/* fault_around_bytes defaults to 64 KiB (mm/memory.c) */
 	mm.fault_around_pages = 16;
 	/* vm.page-cluster defaults to 3 (swap_setup(): 2 below 16M of memory, which no

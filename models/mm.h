@@ -340,38 +340,6 @@ struct task {
 };
 
 /*
- * Policy options (--set mglru.KEY=VALUE); -1 = the policy's kernel default.
- * Variants from the isolate_folios discussion apply to both MGLRU policies.
- */
-struct mglru_opts {
-	int fallback;		/* 0 scanned0 (7.2), 1 explicit, 2 priority0 (7.3-rc) */
-	int exhaust_detect;	/* fall back when the last evictable gen was scanned */
-	int retry_once;		/* nothing isolated, not exhausted: same type again */
-	int fallback_gate;	/* fall back only if the other type has > MIN_NR_GENS + 1 gens */
-	uint64_t min_ttl_ns;	/* lru_gen min_ttl_ms (0 = off) */
-	int enabled;		/* lru_gen/enabled: LRU_GEN_* bits (0: the default, all) */
-	unsigned int off;	/* MGLRU_OFF_* mechanisms ablated (0: the kernel, all on) */
-};
-
-/*
- * [mglru] ablation switches (issue 33): a set bit removes one mechanism of
- * MGLRU, for measuring what each contributes. Not kernel knobs: the kernel
- * has every one of them on (LRU_GEN_MM_WALK excepted, which lru_gen/enabled
- * also clears).
- */
-#define MGLRU_OFF_WALK 0x01		/* try_to_inc_max_seq() without walk_mm() */
-#define MGLRU_OFF_LOOK_AROUND 0x02	/* folio_referenced() without lru_gen_look_around()'s neighbours */
-#define MGLRU_OFF_BLOOM_FILTER 0x04	/* walk_pmd_range() visits every PTE table */
-#define MGLRU_OFF_TIERS 0x08		/* get_tier_idx(): the top tier, no tier protection */
-#define MGLRU_OFF_MEMCG_LRU 0x10	/* root reclaim iterates memcgs in order (no memcg LRU) */
-
-/* /sys/kernel/mm/lru_gen/enabled bits (include/linux/mmzone.h) */
-#define LRU_GEN_CORE 0x0001		/* MGLRU itself */
-#define LRU_GEN_MM_WALK 0x0002		/* the aging walks page tables (should_walk_mmu()) */
-#define LRU_GEN_NONLEAF_YOUNG 0x0004	/* ... using non-leaf PMD accessed bits */
-#define LRU_GEN_CAPS_ALL 0x0007
-
-/*
  * memory.reclaim: the batch each round asks try_to_free_mem_cgroup_pages()
  * for. The kernel's history: the whole remaining request (memory.reclaim
  * as added in 5.19), min(remaining, SWAP_CLUSTER_MAX) (0388536ac291, 6.5),
@@ -413,7 +381,6 @@ struct mm_kernel {
 	bool swap_enabled;		/* a swap device exists */
 	struct swap_info *swap;		/* the swap device (NULL: none) */
 	bool in_lru_fault;		/* current->in_lru_fault: adding folios from a fault */
-	struct mglru_opts mglru;	/* MGLRU variant options */
 	struct rng rng;			/* get_random_u32_below() */
 	uint64_t nr_flusher_wakeups;	/* wakeup_flusher_threads(WB_REASON_VMSCAN) calls */
 	uint64_t stats_flush_last_ns;	/* flush_last_time: the last memcg rstat flush */

@@ -10,7 +10,6 @@
 #include "models/memory.h"
 #include "models/policy.h"
 #include "models/policy/loader.h"
-#include "models/policy/mglru.h"
 #include "models/swap.h"
 #include "models/zswap.h"
 #include "models/writeback.h"
@@ -131,39 +130,40 @@ static void report_nodes(struct run_result *r)
 	}
 }
 
-/* lru_gen_report() of every node of a memcg, summed key by key */
-struct lru_gen_sum {
+/* the policy's report_stats() of every node of a memcg, summed key by key */
+struct policy_stats_sum {
 	const char *key[64];
 	char names[64][48];
 	uint64_t value[64];
 	int nr, pos;
 };
 
-static void lru_gen_sum_add(void *ctx, const char *key, uint64_t value)
+static void policy_stats_sum_add(void *ctx, const char *key, uint64_t value)
 {
-	struct lru_gen_sum *s = ctx;
+	struct policy_stats_sum *s = ctx;
 
 	if (s->pos == s->nr) {
 		if (s->nr == (int)(sizeof(s->value) / sizeof(s->value[0])))
-			abort();	/* lru_gen_report() grew: enlarge the table */
+			return;	/* more keys than a group here keeps: the first 64 */
 		snprintf(s->names[s->nr], sizeof(s->names[0]), "%s", key);
 		s->key[s->nr++] = s->names[s->pos];
 	}
 	s->value[s->pos++] += value;
 }
 
-static void report_lru_gen(struct run_result *r, struct mem_cgroup *memcg)
+/* memcg.NAME.<stats_name>: what the policy counts of the memcg's lruvecs (MGLRU: lru_gen) */
+static void report_policy_stats(struct run_result *r, struct mem_cgroup *memcg)
 {
-	struct lru_gen_sum sum = { .nr = 0 };
+	struct policy_stats_sum sum = { .nr = 0 };
 	struct result_group *g;
 	char name[128];
 	int nid;
 
 	for_each_node(nid) {
 		sum.pos = 0;
-		lru_gen_report(memcg->lruvec[nid], lru_gen_sum_add, &sum);
+		mm.policy->report_stats(memcg->lruvec[nid], policy_stats_sum_add, &sum);
 	}
-	snprintf(name, sizeof(name), "memcg.%s.lru_gen", memcg->name);
+	snprintf(name, sizeof(name), "memcg.%s.%s", memcg->name, mm.policy->stats_name);
 	g = result_group(r, name);
 	for (int i = 0; i < sum.nr; i++)
 		result_add_u64(g, sum.key[i], sum.value[i]);
@@ -255,8 +255,8 @@ static void report_memcg(struct run_result *r, struct mem_cgroup *memcg, uint64_
 			       memcg_memory_events(memcg, (enum memcg_memory_event)i));
 	snprintf(name, sizeof(name), "memcg.%s.memory.pressure", memcg->name);
 	report_pressure(result_group(r, name), &memcg->psi, now);
-	if (mm.policy->shrink_node)	/* the MGLRU policies */
-		report_lru_gen(r, memcg);
+	if (mm.policy->report_stats)
+		report_policy_stats(r, memcg);
 }
 
 static void report_swap(struct run_result *r)
@@ -360,7 +360,13 @@ static void json_escape(FILE *f, const char *s)
 	}
 }
 
-/* One JSON row per lruvec: generation sizes (MGLRU) or list sizes (classic). */
+/* A piece of a sample row from the policy's sample_state(), as written. */
+static void sample_text(void *ctx, const char *text)
+{
+	fputs(text, ctx);
+}
+
+/* One JSON row per lruvec: the policy's (MGLRU: its generations), else the list sizes. */
 static void sample_lruvecs(struct run_result *r, uint64_t now)
 {
 	int nid;
@@ -375,40 +381,21 @@ static void sample_lruvecs(struct run_result *r, uint64_t now)
 			if (!f)
 				abort();	/* host out of memory */
 			fprintf(f, "{\"kind\": \"%s\", \"t\": %.6f, \"memcg\": \"/",
-				mm.policy->shrink_node ? "gens" : "lists", (double)now / 1e9);
+				mm.policy->sample_state ? mm.policy->sample_kind : "lists",
+				(double)now / 1e9);
 			json_escape(f, mm.memcgs[id]->name);
 			fprintf(f, "\", \"node\": %d", nid);
-			if (mm.policy->shrink_node) {	/* the MGLRU policies */
-				struct lru_gen_folio *lrugen = lrugen_of(lruvec);
-				uint64_t seq = lrugen->min_seq[0] < lrugen->min_seq[1] ?
-					       lrugen->min_seq[0] : lrugen->min_seq[1];
-
-				fprintf(f, ", \"max_seq\": %llu, \"min_seq\": [%llu, %llu], \"gens\": [",
-					(unsigned long long)lrugen->max_seq,
-					(unsigned long long)lrugen->min_seq[0],
-					(unsigned long long)lrugen->min_seq[1]);
-				for (uint64_t q = seq; q <= lrugen->max_seq; q++) {
-					int gen = lru_gen_from_seq(q);
-					uint64_t birth = lrugen->timestamps[gen];
-
-					/* age_ms: the debugfs column, now - lrugen->timestamps[gen] */
-					fprintf(f, "%s{\"seq\": %llu, \"age_ms\": %llu, \"anon\": %lld, "
-						   "\"file\": %lld}",
-						q == seq ? "" : ", ", (unsigned long long)q,
-						(unsigned long long)(now > birth ?
-								     (now - birth) / NSEC_PER_MSEC : 0),
-						(long long)lrugen->nr_pages[gen][0],
-						(long long)lrugen->nr_pages[gen][1]);
-				}
-				fprintf(f, "]}");
+			if (mm.policy->sample_state) {
+				mm.policy->sample_state(lruvec, now, sample_text, f);
 			} else {
 				fprintf(f, ", \"inactive_anon\": %llu, \"active_anon\": %llu, "
-					   "\"inactive_file\": %llu, \"active_file\": %llu}",
+					   "\"inactive_file\": %llu, \"active_file\": %llu",
 					(unsigned long long)lruvec_lru_size(lruvec, LRU_INACTIVE_ANON),
 					(unsigned long long)lruvec_lru_size(lruvec, LRU_ACTIVE_ANON),
 					(unsigned long long)lruvec_lru_size(lruvec, LRU_INACTIVE_FILE),
 					(unsigned long long)lruvec_lru_size(lruvec, LRU_ACTIVE_FILE));
 			}
+			fputc('}', f);
 			if (fclose(f))
 				abort();	/* host out of memory */
 			result_add_sample(r, row);
@@ -678,19 +665,9 @@ int scenario_run(const struct scenario *s, const struct run_opts *o,
 		return -1;
 	}
 
-	mm.mglru = (struct mglru_opts){
-		.fallback = s->mglru.fallback,
-		.exhaust_detect = s->mglru.exhaust_detect,
-		.retry_once = s->mglru.retry_once,
-		.fallback_gate = s->mglru.fallback_gate,
-		.min_ttl_ns = s->mglru.min_ttl_ns,
-		.enabled = s->mglru.enabled,
-		.off = (s->mglru.walk ? 0 : MGLRU_OFF_WALK) |
-		       (s->mglru.look_around ? 0 : MGLRU_OFF_LOOK_AROUND) |
-		       (s->mglru.bloom_filter ? 0 : MGLRU_OFF_BLOOM_FILTER) |
-		       (s->mglru.tiers ? 0 : MGLRU_OFF_TIERS) |
-		       (s->mglru.memcg_lru ? 0 : MGLRU_OFF_MEMCG_LRU),
-	};
+	/* the policy's knobs as the scenario has them ([mglru]) */
+	if (policy->knobs)
+		policy->knobs->set(scenario_policy_knobs(s, policy));
 	mm.kernel = scenario_kernel(s);
 	mm.page_cluster = s->sysctl.page_cluster;
 	/* fault_around_bytes_set(): rounddown_pow_of_two(max(val, PAGE_SIZE)) pages */

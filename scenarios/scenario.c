@@ -22,6 +22,7 @@
 
 #include "models/kernel_version.h"
 #include "models/mm.h"
+#include "models/policy/loader.h"
 #include "scenarios/scenario.h"
 #include "scenarios/workload.h"
 #include "storage/blockdev.h"
@@ -157,37 +158,6 @@ static const struct key_desc machine_keys[] = {
 	{ 0 }
 };
 
-static const struct key_desc mglru_keys[] = {
-	KD("fallback", KT_FALLBACK, U, struct scn_mglru, fallback, 0, 0, "scanned0, explicit or priority0",
-	   "isolate_folios variant: scanned0 (7.2), explicit, or priority0 (7.3-rc)"),
-	KD("exhaust_detect", KT_TRISTATE, U, struct scn_mglru, exhaust_detect, 0, 0, "0 or 1",
-	   "isolate_folios variant: fall back once the last gen ran dry"),
-	KD("retry_once", KT_TRISTATE, U, struct scn_mglru, retry_once, 0, 0, "0 or 1",
-	   "isolate_folios variant: retry the same type once"),
-	KD("fallback_gate", KT_TRISTATE, U, struct scn_mglru, fallback_gate, 0, 0, "0 or 1",
-	   "isolate_folios variant: fall back only past MIN_NR_GENS + 1 gens"),
-	/* /sys/kernel/mm/lru_gen/min_ttl_ms: milliseconds, a period (scaled) */
-	KD("min_ttl_ms", KT_MSECS, KEY_PERIOD, struct scn_mglru, min_ttl_ns, 0, 4294967295.0,
-	  "whole milliseconds",
-	   "lru_gen/min_ttl_ms: OOM-kill before evicting a younger gen (0: off)"),
-	/* /sys/kernel/mm/lru_gen/enabled */
-	KD("enabled", KT_LRU_GEN_CAPS, U, struct scn_mglru, enabled, 0, 0,
-	  "y, n or a mask of 0x0001 (core), 0x0002 (mm walk), 0x0004 (non-leaf young)",
-	   "lru_gen/enabled: y, or 0x1 core | 0x2 mm walk | 0x4 non-leaf young (0x0007)"),
-	/* ablation switches (issue 33): 1 is the kernel, 0 removes the mechanism */
-	KD("walk", KT_BOOL, U, struct scn_mglru, walk, 0, 0, "0 or 1",
-	   "ablation: the aging walks page tables (try_to_inc_max_seq; default 1)"),
-	KD("look_around", KT_BOOL, U, struct scn_mglru, look_around, 0, 0, "0 or 1",
-	   "ablation: eviction looks around a young PTE (lru_gen_look_around; default 1)"),
-	KD("bloom_filter", KT_BOOL, U, struct scn_mglru, bloom_filter, 0, 0, "0 or 1",
-	   "ablation: the walk skips PTE tables not in the Bloom filter (default 1)"),
-	KD("tiers", KT_BOOL, U, struct scn_mglru, tiers, 0, 0, "0 or 1",
-	   "ablation: the PID controller protects tiers (get_tier_idx; default 1)"),
-	KD("memcg_lru", KT_BOOL, U, struct scn_mglru, memcg_lru, 0, 0, "0 or 1",
-	   "ablation: root reclaim walks the memcg LRU (shrink_many; default 1)"),
-	{ 0 }
-};
-
 /* their kernel defaults: machine_defaults() */
 static const struct key_desc sysctl_keys[] = {
 	KD("vm.dirty_ratio", KT_INT, U, struct scn_sysctl, dirty_ratio, 0, 100, "a percentage",
@@ -232,10 +202,13 @@ static const struct key_desc debugfs_keys[] = {
 	{ 0 }
 };
 
+/* enum memcg_reclaim_batch's names, in its order */
+static const char *const reclaim_batch_names[] = { "decay4", "full", "swap_cluster_max", NULL };
+
 static const struct key_desc memcg_opts_keys[] = {
-	KD("reclaim_batch", KT_RECLAIM_BATCH, U, struct scn_memcg_opts, reclaim_batch, 0, 0,
-	  "full, swap_cluster_max or decay4",
-	   "memory.reclaim batching: decay4 (the kernel), full or swap_cluster_max"),
+	SCN_CHOICE("reclaim_batch", struct scn_memcg_opts, reclaim_batch, reclaim_batch_names,
+		   "full, swap_cluster_max or decay4",
+		   "memory.reclaim batching: decay4 (the kernel), full or swap_cluster_max"),
 	{ 0 }
 };
 
@@ -330,7 +303,6 @@ const struct scn_section_doc scn_sections[] = {
 	{ "debugfs", "debugfs", "/sys/kernel/debug", debugfs_keys },
 	{ "swap", "swap", "one swap device: zram or an area on a [device.*]; zswap in front",
 	  swap_keys },
-	{ "mglru", "mglru", "/sys/kernel/mm/lru_gen, and isolate_folios variants", mglru_keys },
 	{ "memcg", "memcg", "the memcg code itself", memcg_opts_keys },
 	{ NULL, NULL, NULL, NULL }
 };
@@ -356,16 +328,6 @@ static const struct key_alias {
 	{ "memcg.", "swap_max", NULL, "memory.swap.max" },
 	{ "memcg.", "swappiness", NULL, "memory.swappiness" },
 	{ "swap", "compressor", NULL, "comp_algorithm" },
-};
-
-/* Keys that were, and now mean something else: refused with the reason. */
-static const struct key_retired {
-	const char *kind;	/* the section (as key_aliases) */
-	const char *key;
-	const char *msg;	/* what to write instead */
-} key_retired[] = {
-	{ "mglru", "min_ttl", "min_ttl was in seconds (min_ttl = 1000 meant 1000 s); the "
-	  "kernel's knob is min_ttl_ms, in milliseconds (min_ttl_ms = 1000 is 1 s)" },
 };
 
 static bool kind_matches(const char *kind, const char *section)
@@ -468,6 +430,17 @@ static char *xstrndup(const char *s, size_t n)
 	memcpy(d, s, n);
 	d[n] = '\0';
 	return d;
+}
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p) {
+		fprintf(stderr, "mmemu: out of memory\n");
+		abort();	/* host out of memory */
+	}
+	return p;
 }
 
 static char *xstrdup(const char *s)
@@ -877,9 +850,11 @@ static const char *nearest_key(const char *key, const char *section, const struc
 	size_t dist = SIZE_MAX, limit = strlen(key) / 3 > 2 ? strlen(key) / 3 : 2;
 
 	for (const struct key_desc *k = tab; k && k->key; k++)
-		nearer(key, k->key, &best, &dist);
+		if (k->type != KT_RETIRED)
+			nearer(key, k->key, &best, &dist);
 	for (const struct key_desc *k = tab2; k && k->key; k++)
-		nearer(key, k->key, &best, &dist);
+		if (k->type != KT_RETIRED)
+			nearer(key, k->key, &best, &dist);
 	for (size_t i = 0; i < sizeof(key_aliases) / sizeof(key_aliases[0]); i++)
 		if (kind_matches(key_aliases[i].kind, section))
 			nearer(key, key_aliases[i].alias, &best, &dist);
@@ -900,10 +875,6 @@ static int unknown_key(const struct entry *e, const struct key_desc *tab,
 {
 	char hint[96];
 
-	for (size_t i = 0; i < sizeof(key_retired) / sizeof(key_retired[0]); i++)
-		if (kind_matches(key_retired[i].kind, ESEC(e)) && !strcmp(key_retired[i].key, e->key))
-			return fail_entry(ec, e, "[%s] %s: not a key any more: %s", ESEC(e), EKEY(e),
-					  key_retired[i].msg);
 	suggestion(hint, sizeof(hint), nearest_key(e->key, e->section, tab, NULL));
 	return fail_entry(ec, e, "[%s]: unknown key '%.*s%s'%s", ESEC(e), SHOWN(e->key), hint);
 }
@@ -1007,16 +978,6 @@ static int set_key(void *obj, const struct key_desc *k, const struct entry *e, d
 			}
 		}
 		return bad_value(ec, e, k->what);
-	case KT_FALLBACK:
-		if (!strcmp(e->value, "scanned0"))
-			*(int *)p = 0;
-		else if (!strcmp(e->value, "explicit"))
-			*(int *)p = 1;
-		else if (!strcmp(e->value, "priority0"))
-			*(int *)p = 2;
-		else
-			return bad_value(ec, e, k->what);
-		return 0;
 	case KT_TRISTATE:
 		if (!strcmp(e->value, "0"))
 			*(int *)p = 0;
@@ -1035,46 +996,19 @@ static int set_key(void *obj, const struct key_desc *k, const struct entry *e, d
 			*(uint64_t *)p = (uint64_t)llround((double)*(uint64_t *)p * scale);
 		return 0;
 	}
-	case KT_LRU_GEN_CAPS: {
-		/* lru_gen_enabled store: 'y' or 'n', else kstrtouint(buf, 0) */
-		unsigned long caps;
-		char *end;
+	case KT_PARSE: {
+		char why[256] = "";
 
-		if (!strcmp(e->value, "y")) {
-			caps = LRU_GEN_CAPS_ALL;
-		} else if (!strcmp(e->value, "n")) {
-			caps = 0;
-		} else {
-			errno = 0;
-			caps = strtoul(e->value, &end, 0);
-			if (end == e->value || *end || errno || e->value[0] == '-')
-				return bad_value(ec, e, k->what);
-		}
-		if (caps & ~(unsigned long)LRU_GEN_CAPS_ALL)
-			return fail_entry(ec, e, "[%s] %s: '%.*s%s' has bits beyond 0x0007 (core, mm "
-					  "walk, non-leaf young)", ESEC(e), EKEY(e), SHOWN(e->value));
-		if (!(caps & LRU_GEN_CORE))
-			return fail_entry(ec, e, "[%s] %s: '%.*s%s' turns MGLRU off (no 0x0001): "
-					  "the kernel then runs the classic LRU, --policy classic",
-					  ESEC(e), EKEY(e), SHOWN(e->value));
-		if (!(caps & LRU_GEN_NONLEAF_YOUNG))
-			return fail_entry(ec, e, "[%s] %s: '%.*s%s' clears 0x0004 (non-leaf young): "
-					  "not modelled, the model keeps no PMD accessed bits and "
-					  "its walk is that of 0x0004 set", ESEC(e), EKEY(e),
-					  SHOWN(e->value));
-		*(int *)p = (int)caps;
-		return 0;
-	}
-	case KT_RECLAIM_BATCH:
-		if (!strcmp(e->value, "full"))
-			*(int *)p = RECLAIM_BATCH_FULL;
-		else if (!strcmp(e->value, "swap_cluster_max"))
-			*(int *)p = RECLAIM_BATCH_SWAP_CLUSTER_MAX;
-		else if (!strcmp(e->value, "decay4"))
-			*(int *)p = RECLAIM_BATCH_DECAY4;
-		else
+		if (!k->parse(e->value, p, why, sizeof(why)))
+			return 0;
+		if (!*why)
 			return bad_value(ec, e, k->what);
-		return 0;
+		return fail_entry(ec, e, "[%s] %s: '%.*s%s' %s", ESEC(e), EKEY(e), SHOWN(e->value),
+				  why);
+	}
+	case KT_RETIRED:
+		return fail_entry(ec, e, "[%s] %s: not a key any more: %s", ESEC(e), EKEY(e),
+				  k->what);
 	}
 	return -1;
 }
@@ -1200,7 +1134,6 @@ static void *section_object(struct scenario *s, const struct parse_ctx *ctx,
 		size_t offset;			/* the object in struct scenario */
 	} singles[] = {
 		{ "machine", machine_keys, offsetof(struct scenario, machine) },
-		{ "mglru", mglru_keys, offsetof(struct scenario, mglru) },
 		{ "swap", swap_keys, offsetof(struct scenario, swap) },
 		{ "sysctl", sysctl_keys, offsetof(struct scenario, sysctl) },
 		{ "memcg", memcg_opts_keys, offsetof(struct scenario, memcg_opts) },
@@ -1216,7 +1149,17 @@ static void *section_object(struct scenario *s, const struct parse_ctx *ctx,
 			*tab = singles[i].keys;
 			return (char *)s + singles[i].offset;
 		}
-	for (size_t i = 0; i < sizeof(singles) / sizeof(singles[0]); i++)
+	/* a policy's section: its keys are the policy's */
+	for (int i = 0; i < s->nr_policy_sections; i++)
+		if (!strcmp(sec, s->policy_section[i].knobs->section)) {
+			*tab = s->policy_section[i].knobs->keys;
+			return s->policy_section[i].values;
+		}
+	/* the nearest name: [machine] first, then the policies' (as [mglru] came second) */
+	nearer(sec, singles[0].name, &near, &dist);
+	for (int i = 0; i < s->nr_policy_sections; i++)
+		nearer(sec, s->policy_section[i].knobs->section, &near, &dist);
+	for (size_t i = 1; i < sizeof(singles) / sizeof(singles[0]); i++)
 		nearer(sec, singles[i].name, &near, &dist);
 	for (size_t i = 0; dot && i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		/* the kind before the dot, with the name as written */
@@ -1297,6 +1240,45 @@ static void *section_object(struct scenario *s, const struct parse_ctx *ctx,
 	return workload_create(s, ctx, sec, name, ec);
 }
 
+/*
+ * The sections of the policies known now, each with its defaults: a
+ * scenario sets the knobs of any of them, whichever policy it runs under.
+ */
+static void policy_sections_init(struct scenario *s)
+{
+	const struct policy_knobs *known[SCN_MAX_POLICY_SECTIONS];
+	int nr = reclaim_policy_knobs_known(known, SCN_MAX_POLICY_SECTIONS);
+
+	for (int i = 0; i < nr; i++) {
+		struct scn_policy_section *ps = &s->policy_section[s->nr_policy_sections++];
+
+		ps->knobs = known[i];
+		ps->values = xmalloc(known[i]->size);
+		memcpy(ps->values, known[i]->defaults, known[i]->size);
+	}
+}
+
+const void *scenario_policy_knobs(const struct scenario *s, const struct reclaim_policy *policy)
+{
+	for (int i = 0; policy->knobs && i < s->nr_policy_sections; i++)
+		if (s->policy_section[i].knobs == policy->knobs)
+			return s->policy_section[i].values;
+	return policy->knobs ? policy->knobs->defaults : NULL;
+}
+
+int scn_section_docs(struct scn_section_doc *out, int max)
+{
+	const struct policy_knobs *known[SCN_MAX_POLICY_SECTIONS];
+	int nr = 0, nr_known = reclaim_policy_knobs_known(known, SCN_MAX_POLICY_SECTIONS);
+
+	for (const struct scn_section_doc *sd = scn_sections; sd->name && nr < max; sd++)
+		out[nr++] = *sd;
+	for (int i = 0; i < nr_known && nr < max; i++)
+		out[nr++] = (struct scn_section_doc){ known[i]->section, known[i]->section,
+						      known[i]->desc, known[i]->keys };
+	return nr;
+}
+
 static void machine_defaults(struct scenario *s)
 {
 	s->machine.nodes = 2;
@@ -1304,11 +1286,6 @@ static void machine_defaults(struct scenario *s)
 	s->machine.node_cpus = 4;
 	s->machine.scale = 1.0;
 	s->machine.kernel = -1;
-	/* CONFIG_LRU_GEN_ENABLED on x86: every capability (0x0007) */
-	s->mglru = (struct scn_mglru){ .enabled = LRU_GEN_CAPS_ALL, .fallback = -1,
-				       .exhaust_detect = -1, .retry_once = -1,
-				       .fallback_gate = -1, .walk = 1, .look_around = 1,
-				       .bloom_filter = 1, .tiers = 1, .memcg_lru = 1 };
 	s->memcg_opts.reclaim_batch = -1;
 	/* Documentation/admin-guide/sysctl/vm.rst defaults; min_free_kbytes is
 	 * computed from memory (calculate_min_free_kbytes()) */
@@ -1589,6 +1566,18 @@ static long read_text(FILE *f, char **text)
 	return (long)len;
 }
 
+/* Whether the n characters at name are a policy's section ([mglru]): a section without a name. */
+static bool is_policy_section(const char *name, size_t n)
+{
+	const struct policy_knobs *known[SCN_MAX_POLICY_SECTIONS];
+	int nr = reclaim_policy_knobs_known(known, SCN_MAX_POLICY_SECTIONS);
+
+	for (int i = 0; i < nr; i++)
+		if (strlen(known[i]->section) == n && !strncmp(known[i]->section, name, n))
+			return true;
+	return false;
+}
+
 /* --set section.key=value (kind[.name].key) as an entry; -1 with a message. */
 static int set_entry(struct parse_ctx *ctx, const char *path, const char *set, char *err,
 		     size_t errlen)
@@ -1607,7 +1596,7 @@ static int set_entry(struct parse_ctx *ctx, const char *path, const char *set, c
 	if (!strncmp(set, "vm.", 3) || !strncmp(set, "sysctl.vm.", 10)) {
 		dot2 = NULL;
 		k = set[0] == 's' ? set + 7 : set;
-	} else if (!strncmp(set, "machine.", 8) || !strncmp(set, "mglru.", 6) ||
+	} else if (!strncmp(set, "machine.", 8) || is_policy_section(set, (size_t)(dot1 - set)) ||
 		   !strncmp(set, "swap.", 5) || !strncmp(set, "debugfs.", 8) ||
 		   /* [memcg] has no name: memcg.KEY=V; [memcg.NAME]: memcg.NAME.KEY=V */
 		   (!strncmp(set, "memcg.", 6) &&
@@ -1755,6 +1744,7 @@ int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 
 	/* The scale first: it applies to every size and count. */
 	machine_defaults(s);
+	policy_sections_init(s);
 	for (int i = 0; i < ctx.nr; i++) {
 		if (!strcmp(ctx.e[i].section, "machine") && ctx.e[i].key &&
 		    !strcmp(ctx.e[i].key, "scale") &&
@@ -1826,6 +1816,9 @@ void scenario_free(struct scenario *s)
 		free(w->params);
 		w->params = NULL;
 	}
+	for (int i = 0; i < s->nr_policy_sections; i++)
+		free(s->policy_section[i].values);
+	s->nr_policy_sections = 0;
 	free(s->machine.policy);
 	s->machine.policy = NULL;
 	free(s->text);

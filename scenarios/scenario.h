@@ -11,14 +11,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mmemu/keys.h"
+
 #define SCN_MAX_NODES 8
 #define SCN_MAX_DEVICES 16
 #define SCN_MAX_MEMCGS 64
 #define SCN_MAX_WORKLOADS 64
 /* A section's name (memcg, device, workload) is at most SCN_NAME_LEN - 1 characters. */
 #define SCN_NAME_LEN 48
+/* Policies with knobs a scenario can set at once. */
+#define SCN_MAX_POLICY_SECTIONS 8
 
 struct kernel_rules;
+struct reclaim_policy;
 
 struct scn_machine {
 	int nodes;			/* NUMA nodes */
@@ -80,16 +85,15 @@ struct scn_workload {
 	void *params;			/* the type's own keys (type->params_size bytes) */
 };
 
-/* [mglru]: /sys/kernel/mm/lru_gen knobs and the isolate_folios variants (both MGLRU policies) */
-struct scn_mglru {
-	int enabled;			/* lru_gen/enabled: LRU_GEN_* capability bits */
-	int fallback;			/* -1 default, 0 scanned0, 1 explicit */
-	int exhaust_detect;		/* -1 default, 0 or 1 */
-	int retry_once;			/* -1 default, 0 or 1 */
-	int fallback_gate;		/* -1 default, 0 or 1 */
-	uint64_t min_ttl_ns;		/* lru_gen/min_ttl_ms, in ns (a period: scaled) */
-	/* ablation switches (1: the kernel's mechanism, 0: removed) */
-	bool walk, look_around, bloom_filter, tiers, memcg_lru;
+struct policy_knobs;
+
+/*
+ * A reclaim policy's section ([mglru]): its keys are the policy's
+ * (reclaim_policy.knobs), its values a struct of the policy's own.
+ */
+struct scn_policy_section {
+	const struct policy_knobs *knobs;	/* the section and its keys */
+	void *values;			/* knobs->size bytes: the defaults, then the file's */
 };
 
 /* [sysctl]: /proc/sys/vm knobs under their own names (vm.dirty_ratio = 20) */
@@ -135,7 +139,9 @@ struct scenario {
 	char *name;			/* basename without .ini */
 	char *text;			/* the file's text */
 	struct scn_machine machine;
-	struct scn_mglru mglru;
+	/* the sections of every policy known when it was loaded (built in, or a loaded ./x.so) */
+	struct scn_policy_section policy_section[SCN_MAX_POLICY_SECTIONS];
+	int nr_policy_sections;
 	struct scn_sysctl sysctl;
 	struct scn_debugfs debugfs;
 	struct scn_swap swap;
@@ -149,57 +155,6 @@ struct scenario {
 	struct scn_memcg_opts memcg_opts;	/* [memcg] */
 };
 
-/* ---- key tables: how a section's keys are read ---- */
-
-enum key_type {
-	KT_SIZE,	/* bytes */
-	KT_LIMIT,	/* bytes or "max" */
-	KT_COUNT,	/* a count */
-	KT_INT,		/* integer in [lo, hi] (an int, or int64_t when the field is 8 bytes) */
-	KT_DOUBLE,	/* real in [lo, hi] */
-	KT_TIME,	/* duration */
-	KT_STRING,	/* a name or keyword, at most the field's size less one */
-	KT_TEXT,	/* any length (a malloc'ed char *: the owner frees it) */
-	KT_BOOL,	/* 0/1, yes/no, true/false */
-	KT_WORKLOAD_TYPE,	/* workload type (scenarios/workloads.c) */
-	KT_CHOICE,	/* one of `choices`, stored as its index (an int) */
-	KT_SCALE,	/* a scale: 0.125 or 1/8 */
-	KT_FALLBACK,	/* scanned0 / explicit */
-	KT_TRISTATE,	/* 0/1 (default: the policy's) */
-	KT_INT_SIZE,	/* bytes, not 0 (a record's size) */
-	KT_RECLAIM_BATCH,	/* full / swap_cluster_max / decay4 */
-	KT_AMOUNT,	/* bytes or "full" */
-	KT_MSECS,	/* whole milliseconds, stored in ns */
-	KT_LRU_GEN_CAPS,	/* lru_gen/enabled: y, n or a mask of LRU_GEN_* bits */
-};
-
-/* What --scale does to a key's value (sizes and counts of data shrink together). */
-enum key_scale {
-	KEY_UNSCALED = 1,	/* as written: times, ratios, counts of things that run */
-	KEY_SCALED,		/* times the scale */
-	KEY_SCALED_PAGES,	/* times the scale, then down to whole 4 KiB pages */
-	KEY_PERIOD,		/* a period of the run: times the scale (README, "Scale") */
-};
-
-struct key_desc {
-	const char *key;	/* name in the file */
-	enum key_type type;	/* its parser */
-	enum key_scale scale;	/* what --scale does to it */
-	size_t offset;		/* in the section's struct (a workload type's: in its params) */
-	size_t size;		/* the field's size (string capacity) */
-	double lo, hi;		/* bounds for KT_INT / KT_DOUBLE */
-	const char *what;	/* how errors name the value */
-	const char *doc;	/* one line for `mmemu list` (workload keys) */
-	const char *const *choices;	/* KT_CHOICE: the names, NULL-terminated */
-};
-
-/* A key of struct `st`'s field `f`; `doc` is NULL for sections `mmemu list` does not show. */
-#define SCN_KEY(k, t, sc, st, f, lo, hi, what, doc)                                    \
-	{ k, t, sc, offsetof(st, f), sizeof(((st *)0)->f), lo, hi, what, doc, NULL }
-#define SCN_CHOICE(k, st, f, names, what, doc)                                         \
-	{ k, KT_CHOICE, KEY_UNSCALED, offsetof(st, f), sizeof(((st *)0)->f), 0, 0, what, doc, \
-	  names }
-
 /* A section kind and its keys, for `mmemu list sections`; NULL-terminated. */
 struct scn_section_doc {
 	const char *name;		/* [name] as written */
@@ -208,6 +163,12 @@ struct scn_section_doc {
 	const struct key_desc *keys;	/* its keys, with docs */
 };
 extern const struct scn_section_doc scn_sections[];
+/*
+ * Every section kind with its keys, for `mmemu list sections`: those of
+ * scn_sections, then those of the policies known now (built in, and each
+ * ./x.so loaded: reclaim_policy.knobs); at most max, their number.
+ */
+int scn_section_docs(struct scn_section_doc *out, int max);
 
 /* The keys every [workload.*] section takes, {0}-terminated (the type's come after). */
 extern const struct key_desc scn_workload_keys[];
@@ -235,6 +196,12 @@ int scn_fail(const struct scn_check *ck, const char *section, const char *key, c
 int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 		  int nr_sets, double scale, char *err, size_t errlen);
 void scenario_free(struct scenario *s);
+
+/*
+ * The values a scenario gives a policy's knobs (the defaults where it sets
+ * none), NULL for a policy without knobs: what knobs->set() gets for a run.
+ */
+const void *scenario_policy_knobs(const struct scenario *s, const struct reclaim_policy *policy);
 
 /*
  * The release a run emulates: [machine] kernel, else the newest. A policy

@@ -571,6 +571,26 @@ START_TEST(test_machine_kernel)
 }
 END_TEST
 
+/* The field of a policy's knob, found through its section's key table (as the parser does). */
+static const void *knob(const struct scenario *s, const char *section, const char *key)
+{
+	for (int i = 0; i < s->nr_policy_sections; i++) {
+		const struct scn_policy_section *ps = &s->policy_section[i];
+
+		if (strcmp(ps->knobs->section, section))
+			continue;
+		for (const struct key_desc *k = ps->knobs->keys; k->key; k++)
+			if (!strcmp(k->key, key))
+				return (const char *)ps->values + k->offset;
+	}
+	ck_abort_msg("no [%s] %s", section, key);
+	return NULL;
+}
+
+#define MGLRU_INT(s, key) (*(const int *)knob(s, "mglru", key))
+#define MGLRU_U64(s, key) (*(const uint64_t *)knob(s, "mglru", key))
+#define MGLRU_BOOL(s, key) (*(const bool *)knob(s, "mglru", key))
+
 START_TEST(test_lru_gen_knobs)
 {
 	static const struct {
@@ -586,7 +606,7 @@ START_TEST(test_lru_gen_knobs)
 		snprintf(line, sizeof(line), "[mglru]\nenabled = %s", ok[i].v);
 		t = with(line);
 		load_scaled(t, NULL, 0, 1.0, &s);
-		ck_assert_int_eq(s.mglru.enabled, ok[i].caps);
+		ck_assert_int_eq(MGLRU_INT(&s, "enabled"), ok[i].caps);
 		scenario_free(&s);
 		free(t);
 	}
@@ -605,17 +625,17 @@ START_TEST(test_lru_gen_knobs)
 	/* the default: every capability */
 	t = variant(0, NULL, NULL);
 	load_scaled(t, NULL, 0, 1.0, &s);
-	ck_assert_int_eq(s.mglru.enabled, 7);
-	ck_assert_uint_eq(s.mglru.min_ttl_ns, 0);
+	ck_assert_int_eq(MGLRU_INT(&s, "enabled"), 7);
+	ck_assert_uint_eq(MGLRU_U64(&s, "min_ttl_ms"), 0);
 	scenario_free(&s);
 	free(t);
 	/* min_ttl_ms is milliseconds: 1000 is 1 s; a period, scaled */
 	t = with("[mglru]\nmin_ttl_ms = 1000");
 	load_scaled(t, NULL, 0, 1.0, &s);
-	ck_assert_uint_eq(s.mglru.min_ttl_ns, 1000000000ULL);
+	ck_assert_uint_eq(MGLRU_U64(&s, "min_ttl_ms"), 1000000000ULL);
 	scenario_free(&s);
 	load_scaled(t, NULL, 0, 0.5, &s);
-	ck_assert_uint_eq(s.mglru.min_ttl_ns, 500000000ULL);
+	ck_assert_uint_eq(MGLRU_U64(&s, "min_ttl_ms"), 500000000ULL);
 	scenario_free(&s);
 	free(t);
 	t = with("[mglru]\nmin_ttl_ms = 1s");
@@ -628,15 +648,15 @@ START_TEST(test_lru_gen_knobs)
 	/* the ablation switches: on by default, each off on its own */
 	t = variant(0, NULL, NULL);
 	load_scaled(t, NULL, 0, 1.0, &s);
-	ck_assert(s.mglru.walk && s.mglru.look_around && s.mglru.bloom_filter &&
-		  s.mglru.tiers && s.mglru.memcg_lru);
+	ck_assert(MGLRU_BOOL(&s, "walk") && MGLRU_BOOL(&s, "look_around") && MGLRU_BOOL(&s, "bloom_filter") &&
+		  MGLRU_BOOL(&s, "tiers") && MGLRU_BOOL(&s, "memcg_lru"));
 	scenario_free(&s);
 	free(t);
 	t = with("[mglru]\nlook_around = 0\ntiers = no");
 	load_scaled(t, NULL, 0, 1.0, &s);
-	ck_assert(s.mglru.walk && !s.mglru.look_around && s.mglru.bloom_filter &&
-		  !s.mglru.tiers && s.mglru.memcg_lru);
-	ck_assert_int_eq(s.mglru.enabled, 7);
+	ck_assert(MGLRU_BOOL(&s, "walk") && !MGLRU_BOOL(&s, "look_around") && MGLRU_BOOL(&s, "bloom_filter") &&
+		  !MGLRU_BOOL(&s, "tiers") && MGLRU_BOOL(&s, "memcg_lru"));
+	ck_assert_int_eq(MGLRU_INT(&s, "enabled"), 7);
 	scenario_free(&s);
 	free(t);
 	t = with("[mglru]\nwalk = 2");

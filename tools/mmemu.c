@@ -75,7 +75,8 @@ static int bad_usage(const char *cmd)
 static void list_keys(FILE *f, const struct key_desc *tab, const char *indent)
 {
 	for (const struct key_desc *k = tab; k && k->key; k++)
-		fprintf(f, "%s%-18s %s%s\n", indent, k->key, k->doc,
+		if (k->type != KT_RETIRED)
+			fprintf(f, "%s%-18s %s%s\n", indent, k->key, k->doc,
 			k->scale == KEY_SCALED ? " [scaled]"
 			: k->scale == KEY_SCALED_PAGES ? " [scaled, whole pages]"
 			: k->scale == KEY_PERIOD ? " [a period: scaled]" : "");
@@ -146,17 +147,24 @@ static void list_workloads(FILE *f, bool names)
 	}
 }
 
-/* The scenario sections other than [workload.*], each with its keys; names: --set's KEY. */
+/*
+ * The scenario sections other than [workload.*], each with its keys, those
+ * of the policies' knobs last ([mglru]); names: --set's KEY.
+ */
 static void list_sections(FILE *f, bool names)
 {
-	for (const struct scn_section_doc *sd = scn_sections; sd->name; sd++) {
+	struct scn_section_doc docs[32];
+	int nr = scn_section_docs(docs, 32);
+
+	for (const struct scn_section_doc *sd = docs; sd < docs + nr; sd++) {
 		if (!names) {
 			fprintf(f, "  [%s] %s\n", sd->name, sd->desc);
 			list_keys(f, sd->keys, "    ");
 			continue;
 		}
 		for (const struct key_desc *k = sd->keys; k->key; k++)
-			fprintf(f, "%s%s%s\n", sd->set, *sd->set ? "." : "", k->key);
+			if (k->type != KT_RETIRED)
+				fprintf(f, "%s%s%s\n", sd->set, *sd->set ? "." : "", k->key);
 	}
 }
 

@@ -44,7 +44,7 @@
 
 #include <jansson.h>
 
-#include "models/policy/mglru.h"
+#include "models/mm.h"
 #include "scenarios/result.h"
 #include "scenarios/scenario.h"
 #include "tools/help.h"
@@ -344,17 +344,20 @@ static int row_alloc(struct lvrow *row, int n, char *why)
 
 /*
  * The pages per generation of a "gens" row: consecutive seqs, at most
- * MAX_NR_GENS; max_seq and min_seq, when the row has them, agree with them
+ * GENS_MAX; max_seq and min_seq, when the row has them, agree with them
  * (the oldest generation is the lower min_seq, the youngest max_seq).
  */
+/* MAX_NR_GENS of the multi-gen LRU, whose sample rows are "gens" rows */
+#define GENS_MAX 4
+
 static int gens_of(const json_t *o, struct lvrow *row, char *why)
 {
 	const json_t *g = json_object_get(o, "gens"), *min_seq = json_object_get(o, "min_seq");
 	size_t n = json_array_size(g);
 	double max_seq;
 
-	if (!json_is_array(g) || !n || n > MAX_NR_GENS)
-		return bad(why, "gens is not an array of 1 to %d generations", MAX_NR_GENS);
+	if (!json_is_array(g) || !n || n > GENS_MAX)
+		return bad(why, "gens is not an array of 1 to %d generations", GENS_MAX);
 	if (row_alloc(row, (int)n, why))
 		return -1;
 	for (size_t i = 0; i < n; i++) {

@@ -32,13 +32,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mmemu/keys.h"
+
 /*
  * The ABI number: a policy built against another one is refused. Bumped
  * whenever any type or function in this header changes its layout or
  * meaning (models/policy/api.c pins the struct sizes of this number, so
- * that a change to them does not build until it is bumped).
+ * that a change to them does not build until it is bumped). ABI 2: a
+ * policy declares its knobs (struct policy_knobs) and reports its state
+ * (report_stats, sample_state); the key tables of mmemu/keys.h.
  */
-#define MMEMU_POLICY_ABI 1
+#define MMEMU_POLICY_ABI 2
 /* The symbol a policy shared object exports. */
 #define MMEMU_POLICY_SYMBOL "mmemu_policy"
 
@@ -556,8 +560,31 @@ static inline bool root_reclaim(const struct scan_control *sc)
 
 /* ---- the policy ---- */
 
-/* Output sink for print_state (teaching dumps). */
+/* Output sink for print_state (teaching dumps) and sample_state (text pieces). */
 typedef void (*policy_print_fn)(void *ctx, const char *line);
+/* One counter of report_stats: its name and value. */
+typedef void (*policy_stat_fn)(void *ctx, const char *key, uint64_t value);
+
+/*
+ * A policy's knobs: the keys of one scenario section ([mglru]), read by
+ * mmemu's parser (mmemu/keys.h) into a struct of the policy's own, whose
+ * field each key's `offset` names. Policies that share a section (the
+ * MGLRU variants) share one of these. `mmemu list sections` lists the keys
+ * with their doc lines; a scenario that sets a key under another policy
+ * is not refused (the other policy reads none of it).
+ */
+struct policy_knobs {
+	const char *section;		/* [section], and --set section.KEY=VALUE */
+	const char *desc;		/* one line for `mmemu list sections` */
+	const struct key_desc *keys;	/* {0}-terminated, each with its doc line */
+	size_t size;			/* bytes of the struct the keys fill */
+	const void *defaults;		/* that struct before any key is read */
+	/*
+	 * The values of a run: called by mm_init() with the defaults, then
+	 * with the scenario's before the first task runs.
+	 */
+	void (*set)(const void *values);
+};
 
 struct reclaim_policy {
 	uint32_t abi;		/* MMEMU_POLICY_ABI it was built against (first, always) */
@@ -599,6 +626,25 @@ struct reclaim_policy {
 			    char *err, size_t len);
 	/* teaching dump of one lruvec (optional) */
 	void (*print_state)(struct lruvec *lruvec, policy_print_fn out, void *ctx);
+
+	/* optional: the scenario section of its knobs */
+	const struct policy_knobs *knobs;
+	/*
+	 * optional: counters of one lruvec as (key, value) pairs, the same keys
+	 * in the same order on every call; a run sums them over the nodes of
+	 * each memcg into the result group memcg.NAME.<stats_name>
+	 */
+	const char *stats_name;
+	void (*report_stats)(const struct lruvec *lruvec, policy_stat_fn add, void *ctx);
+	/*
+	 * optional: a --sample row of one lruvec (what `mmemu view` and `mmemu
+	 * plot` draw): JSON members after the row's "node", written through out
+	 * as text pieces (", \"max_seq\": 7, ..."), in a row of kind
+	 * sample_kind. Without it a row has the four LRU list sizes ("lists").
+	 */
+	const char *sample_kind;
+	void (*sample_state)(const struct lruvec *lruvec, uint64_t now_ns, policy_print_fn out,
+			     void *ctx);
 
 	const void *variant;	/* policy-private constants (MGLRU before/after) */
 };

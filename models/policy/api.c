@@ -15,16 +15,20 @@
 #include "models/vmscan.h"
 #include "models/workingset.h"
 
-/* The layout MMEMU_POLICY_ABI 1 promises: change one, bump the ABI and these. */
-_Static_assert(MMEMU_POLICY_ABI == 1, "a new ABI: update the sizes below");
+/* The layout MMEMU_POLICY_ABI 2 promises: change one, bump the ABI and these. */
+_Static_assert(MMEMU_POLICY_ABI == 2, "a new ABI: update the sizes below");
 _Static_assert(sizeof(struct folio) == 32, "struct folio changed: bump MMEMU_POLICY_ABI");
 _Static_assert(sizeof(struct lruvec) == 376, "struct lruvec changed: bump MMEMU_POLICY_ABI");
 _Static_assert(sizeof(struct scan_control) == 120,
 	       "struct scan_control changed: bump MMEMU_POLICY_ABI");
-_Static_assert(sizeof(struct reclaim_policy) == 152,
+_Static_assert(sizeof(struct reclaim_policy) == 192,
 	       "struct reclaim_policy changed: bump MMEMU_POLICY_ABI");
 _Static_assert(sizeof(struct reclaim_stat) == 40,
 	       "struct reclaim_stat changed: bump MMEMU_POLICY_ABI");
+_Static_assert(sizeof(struct policy_knobs) == 48,
+	       "struct policy_knobs changed: bump MMEMU_POLICY_ABI");
+_Static_assert(sizeof(struct key_desc) == 80, "struct key_desc changed: bump MMEMU_POLICY_ABI");
+_Static_assert(KT_RETIRED == 17, "enum key_type changed: bump MMEMU_POLICY_ABI");
 _Static_assert(NR_LRU_LISTS == 5 && NR_NODE_STAT_ITEMS == 19 && NR_VM_EVENT_ITEMS == 28 &&
 	       NR_PAGEFLAGS == 13, "an enum of the policy API changed: bump MMEMU_POLICY_ABI");
 
@@ -273,4 +277,27 @@ const struct reclaim_policy *reclaim_policy_get(const char *arg, char *err, size
 	}
 	pf = reclaim_policy_file(arg);
 	return pf ? pf->policy : load(arg, err, len);
+}
+
+static int add_knobs(const struct policy_knobs **out, int nr, int max,
+		     const struct policy_knobs *knobs)
+{
+	if (!knobs || nr == max)
+		return nr;
+	for (int i = 0; i < nr; i++)
+		if (out[i] == knobs || !strcmp(out[i]->section, knobs->section))
+			return nr;
+	out[nr] = knobs;
+	return nr + 1;
+}
+
+int reclaim_policy_knobs_known(const struct policy_knobs **out, int max)
+{
+	int nr = 0;
+
+	for (int i = 0; reclaim_policies[i]; i++)
+		nr = add_knobs(out, nr, max, reclaim_policies[i]->knobs);
+	for (int i = 0; i < nr_files; i++)
+		nr = add_knobs(out, nr, max, files[i].policy->knobs);
+	return nr;
 }

@@ -32,6 +32,13 @@ const struct reclaim_policy *reclaim_policy_get(const char *arg, char *err, size
 /* The file record of an argument reclaim_policy_get() loaded (NULL: built-in). */
 const struct policy_file *reclaim_policy_file(const char *arg);
 
+/*
+ * The knob sections of the policies known now, each once (the MGLRU
+ * variants share one): the built-in ones in registry order, then those of
+ * the files loaded, in load order. At most max; their number.
+ */
+int reclaim_policy_knobs_known(const struct policy_knobs **out, int max);
+
 void sha256_hex(const void *data, size_t len, char out[65]);
 
 #endif

@@ -10,6 +10,7 @@
  * prunes PTE tables with the Bloom filters, but not with non-leaf PMD young
  * bits; get_random_u32_below() is the kernel's deterministic stream.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,8 @@ static const struct lru_gen_variant *variant(void)
 	return mm.policy->variant;
 }
 
+struct mglru_opts mglru_opts;
+
 /* Options default to the kernel behaviour (-1 = unset). */
 static bool opt(int v)
 {
@@ -44,7 +47,7 @@ static bool opt(int v)
 /* whether an ablation switch ([mglru] walk = 0, ...) removed a mechanism */
 static bool ablated(unsigned int mech)
 {
-	return mm.mglru.off & mech;
+	return mglru_opts.off & mech;
 }
 
 static uint64_t now_ns(void)
@@ -763,7 +766,7 @@ bool try_to_inc_max_seq(struct lruvec *lruvec, uint64_t seq, int swappiness,
 	 * the eviction's look-around is the only feedback from page tables.
 	 * [mglru] walk = 0 takes the same path without touching the bits.
 	 */
-	if (!(mm.mglru.enabled & LRU_GEN_MM_WALK) || ablated(MGLRU_OFF_WALK)) {
+	if (!(mglru_opts.enabled & LRU_GEN_MM_WALK) || ablated(MGLRU_OFF_WALK)) {
 		lrugen->mm_head = -1;
 		lrugen->mm_seq++;
 		return inc_max_seq(lruvec, seq, swappiness, sc ? sc->actor : current_actor);
@@ -1159,9 +1162,9 @@ static enum isolate_next isolate_folios_next(const struct lruvec *lruvec, int ty
 					     const struct scan_result *r, bool *fell_back,
 					     bool *retried)
 {
-	bool explicit = mm.mglru.fallback == 1 || opt(mm.mglru.exhaust_detect) ||
-			opt(mm.mglru.retry_once);
-	bool gated = opt(mm.mglru.fallback_gate) &&
+	bool explicit = mglru_opts.fallback == 1 || opt(mglru_opts.exhaust_detect) ||
+			opt(mglru_opts.retry_once);
+	bool gated = opt(mglru_opts.fallback_gate) &&
 		     get_nr_gens(lruvec, !type) <= MIN_NR_GENS + 1;
 	bool fall_back;
 
@@ -1177,12 +1180,12 @@ static enum isolate_next isolate_folios_next(const struct lruvec *lruvec, int ty
 			return ISOLATE_SAME;
 		return gated ? ISOLATE_STOP : ISOLATE_OTHER;
 	}
-	fall_back = opt(mm.mglru.exhaust_detect) ? r->exhausted : !r->scanned;
+	fall_back = opt(mglru_opts.exhaust_detect) ? r->exhausted : !r->scanned;
 	if (fall_back && both && !*fell_back && !gated) {
 		*fell_back = true;
 		return ISOLATE_OTHER;
 	}
-	if (opt(mm.mglru.retry_once) && !fall_back && !r->exhausted && !*retried) {
+	if (opt(mglru_opts.retry_once) && !fall_back && !r->exhausted && !*retried) {
 		*retried = true;
 		return ISOLATE_SAME;
 	}
@@ -1212,7 +1215,7 @@ int isolate_folios(uint64_t nr_to_scan, struct lruvec *lruvec, struct scan_contr
 		*isolated += r.isolated;
 		if (r.isolated)
 			return variant()->budget_loop ? total : r.scanned;
-		if (mm.mglru.fallback == 2) {
+		if (mglru_opts.fallback == 2) {
 			/*
 			 * 7.3-rc (mm/vmscan.c of 7.3-rc5; the commit is not
 			 * identified): one more try per evictable type; after a
@@ -1675,7 +1678,7 @@ static bool lruvec_is_reclaimable(struct lruvec *lruvec, struct scan_control *sc
 /* lru_gen_age_node(): kswapd; OOM if every lruvec is younger than min_ttl */
 static void lru_gen_age_node(struct pglist_data *pgdat, struct scan_control *sc)
 {
-	uint64_t min_ttl = mm.mglru.min_ttl_ns;
+	uint64_t min_ttl = mglru_opts.min_ttl_ns;
 	bool reclaimable = !min_ttl;
 	struct mem_cgroup *memcg = NULL;
 
@@ -1909,7 +1912,7 @@ static int mglru_check_lruvec(struct lruvec *lruvec, uint64_t nr_listed[NR_LRU_L
 	return 0;
 }
 
-void lru_gen_report(const struct lruvec *lruvec, lru_gen_stat_fn add, void *ctx)
+void lru_gen_report(const struct lruvec *lruvec, policy_stat_fn add, void *ctx)
 {
 	static const char *const type_name[ANON_AND_FILE] = { "anon", "file" };
 	const struct lru_gen_folio *lrugen = lrugen_of(lruvec);
@@ -1963,6 +1966,160 @@ static void mglru_print_state(struct lruvec *lruvec, policy_print_fn out, void *
 	}
 }
 
+/*
+ * The --sample row of an lruvec: its generations, oldest first, as the
+ * debugfs file has them (age_ms: now - lrugen->timestamps[gen]).
+ */
+static void mglru_sample_state(const struct lruvec *lruvec, uint64_t now, policy_print_fn out,
+			       void *ctx)
+{
+	const struct lru_gen_folio *lrugen = lrugen_of(lruvec);
+	uint64_t seq = lrugen->min_seq[0] < lrugen->min_seq[1] ? lrugen->min_seq[0]
+							       : lrugen->min_seq[1];
+	char text[160];
+
+	snprintf(text, sizeof(text), ", \"max_seq\": %llu, \"min_seq\": [%llu, %llu], \"gens\": [",
+		 (unsigned long long)lrugen->max_seq, (unsigned long long)lrugen->min_seq[0],
+		 (unsigned long long)lrugen->min_seq[1]);
+	out(ctx, text);
+	for (uint64_t q = seq; q <= lrugen->max_seq; q++) {
+		int gen = lru_gen_from_seq(q);
+		uint64_t birth = lrugen->timestamps[gen];
+
+		snprintf(text, sizeof(text), "%s{\"seq\": %llu, \"age_ms\": %llu, \"anon\": %lld, "
+			 "\"file\": %lld}", q == seq ? "" : ", ", (unsigned long long)q,
+			 (unsigned long long)(now > birth ? (now - birth) / NSEC_PER_MSEC : 0),
+			 (long long)lrugen->nr_pages[gen][0], (long long)lrugen->nr_pages[gen][1]);
+		out(ctx, text);
+	}
+	out(ctx, "]");
+}
+
+/* ---- the [mglru] knobs ---- */
+
+/*
+ * The section as written: /sys/kernel/mm/lru_gen's files, the
+ * isolate_folios variants and the ablation switches; mglru_knobs_set()
+ * makes the run's mglru_opts of it.
+ */
+struct mglru_knob_values {
+	int enabled;			/* lru_gen/enabled: LRU_GEN_* capability bits */
+	int fallback;			/* -1 default, 0 scanned0, 1 explicit, 2 priority0 */
+	int exhaust_detect;		/* -1 default, 0 or 1 */
+	int retry_once;			/* -1 default, 0 or 1 */
+	int fallback_gate;		/* -1 default, 0 or 1 */
+	uint64_t min_ttl_ns;		/* lru_gen/min_ttl_ms, in ns (a period: scaled) */
+	/* ablation switches (1: the kernel's mechanism, 0: removed) */
+	bool walk, look_around, bloom_filter, tiers, memcg_lru;
+};
+
+/* CONFIG_LRU_GEN_ENABLED on x86: every capability (0x0007); every mechanism on */
+static const struct mglru_knob_values mglru_knob_defaults = {
+	.enabled = LRU_GEN_CAPS_ALL, .fallback = -1, .exhaust_detect = -1, .retry_once = -1,
+	.fallback_gate = -1, .walk = 1, .look_around = 1, .bloom_filter = 1, .tiers = 1,
+	.memcg_lru = 1,
+};
+
+/* lru_gen_enabled store: 'y' or 'n', else kstrtouint(buf, 0); what the model can run */
+static int parse_lru_gen_caps(const char *value, void *field, char *why, size_t len)
+{
+	unsigned long caps;
+	char *end;
+
+	if (!strcmp(value, "y")) {
+		caps = LRU_GEN_CAPS_ALL;
+	} else if (!strcmp(value, "n")) {
+		caps = 0;
+	} else {
+		errno = 0;
+		caps = strtoul(value, &end, 0);
+		if (end == value || *end || errno || value[0] == '-')
+			return -1;
+	}
+	if (caps & ~(unsigned long)LRU_GEN_CAPS_ALL) {
+		snprintf(why, len, "has bits beyond 0x0007 (core, mm walk, non-leaf young)");
+		return -1;
+	}
+	if (!(caps & LRU_GEN_CORE)) {
+		snprintf(why, len, "turns MGLRU off (no 0x0001): the kernel then runs the classic "
+			 "LRU, --policy classic");
+		return -1;
+	}
+	if (!(caps & LRU_GEN_NONLEAF_YOUNG)) {
+		snprintf(why, len, "clears 0x0004 (non-leaf young): not modelled, the model keeps no "
+			 "PMD accessed bits and its walk is that of 0x0004 set");
+		return -1;
+	}
+	*(int *)field = (int)caps;
+	return 0;
+}
+
+/* isolate_folios variants, in mglru_opts.fallback order */
+static const char *const fallback_names[] = { "scanned0", "explicit", "priority0", NULL };
+
+#define MK(k, t, sc, f, lo, hi, what, doc) SCN_KEY(k, t, sc, struct mglru_knob_values, f, lo, hi, what, doc)
+static const struct key_desc mglru_keys[] = {
+	SCN_CHOICE("fallback", struct mglru_knob_values, fallback, fallback_names,
+		   "scanned0, explicit or priority0",
+		   "isolate_folios variant: scanned0 (7.2), explicit, or priority0 (7.3-rc)"),
+	MK("exhaust_detect", KT_TRISTATE, KEY_UNSCALED, exhaust_detect, 0, 0, "0 or 1",
+	   "isolate_folios variant: fall back once the last gen ran dry"),
+	MK("retry_once", KT_TRISTATE, KEY_UNSCALED, retry_once, 0, 0, "0 or 1",
+	   "isolate_folios variant: retry the same type once"),
+	MK("fallback_gate", KT_TRISTATE, KEY_UNSCALED, fallback_gate, 0, 0, "0 or 1",
+	   "isolate_folios variant: fall back only past MIN_NR_GENS + 1 gens"),
+	/* /sys/kernel/mm/lru_gen/min_ttl_ms: milliseconds, a period (scaled) */
+	MK("min_ttl_ms", KT_MSECS, KEY_PERIOD, min_ttl_ns, 0, 4294967295.0, "whole milliseconds",
+	   "lru_gen/min_ttl_ms: OOM-kill before evicting a younger gen (0: off)"),
+	/* /sys/kernel/mm/lru_gen/enabled */
+	SCN_PARSE("enabled", struct mglru_knob_values, enabled, parse_lru_gen_caps,
+		  "y, n or a mask of 0x0001 (core), 0x0002 (mm walk), 0x0004 (non-leaf young)",
+		  "lru_gen/enabled: y, or 0x1 core | 0x2 mm walk | 0x4 non-leaf young (0x0007)"),
+	/* ablation switches (issue 33): 1 is the kernel, 0 removes the mechanism */
+	MK("walk", KT_BOOL, KEY_UNSCALED, walk, 0, 0, "0 or 1",
+	   "ablation: the aging walks page tables (try_to_inc_max_seq; default 1)"),
+	MK("look_around", KT_BOOL, KEY_UNSCALED, look_around, 0, 0, "0 or 1",
+	   "ablation: eviction looks around a young PTE (lru_gen_look_around; default 1)"),
+	MK("bloom_filter", KT_BOOL, KEY_UNSCALED, bloom_filter, 0, 0, "0 or 1",
+	   "ablation: the walk skips PTE tables not in the Bloom filter (default 1)"),
+	MK("tiers", KT_BOOL, KEY_UNSCALED, tiers, 0, 0, "0 or 1",
+	   "ablation: the PID controller protects tiers (get_tier_idx; default 1)"),
+	MK("memcg_lru", KT_BOOL, KEY_UNSCALED, memcg_lru, 0, 0, "0 or 1",
+	   "ablation: root reclaim walks the memcg LRU (shrink_many; default 1)"),
+	SCN_RETIRED("min_ttl", "min_ttl was in seconds (min_ttl = 1000 meant 1000 s); the "
+		    "kernel's knob is min_ttl_ms, in milliseconds (min_ttl_ms = 1000 is 1 s)"),
+	{ 0 }
+};
+#undef MK
+
+static void mglru_knobs_set(const void *values)
+{
+	const struct mglru_knob_values *v = values;
+
+	mglru_opts = (struct mglru_opts){
+		.fallback = v->fallback,
+		.exhaust_detect = v->exhaust_detect,
+		.retry_once = v->retry_once,
+		.fallback_gate = v->fallback_gate,
+		.min_ttl_ns = v->min_ttl_ns,
+		.enabled = v->enabled,
+		.off = (v->walk ? 0 : MGLRU_OFF_WALK) |
+		       (v->look_around ? 0 : MGLRU_OFF_LOOK_AROUND) |
+		       (v->bloom_filter ? 0 : MGLRU_OFF_BLOOM_FILTER) |
+		       (v->tiers ? 0 : MGLRU_OFF_TIERS) |
+		       (v->memcg_lru ? 0 : MGLRU_OFF_MEMCG_LRU),
+	};
+}
+
+const struct policy_knobs mglru_knobs = {
+	.section = "mglru",
+	.desc = "/sys/kernel/mm/lru_gen, and isolate_folios variants",
+	.keys = mglru_keys,
+	.size = sizeof(struct mglru_knob_values),
+	.defaults = &mglru_knob_defaults,
+	.set = mglru_knobs_set,
+};
+
 static const struct lru_gen_variant mglru_old_variant = {
 	.budget_loop = false,
 	.reactivate_dirty = false,
@@ -1994,7 +2151,12 @@ static const struct lru_gen_variant mglru_72_variant = {
 	.workingset_eviction = lru_gen_eviction,                \
 	.workingset_refault = lru_gen_refault,                  \
 	.check_lruvec = mglru_check_lruvec,                     \
-	.print_state = mglru_print_state
+	.print_state = mglru_print_state,                       \
+	.knobs = &mglru_knobs,                                  \
+	.stats_name = "lru_gen",                                \
+	.report_stats = lru_gen_report,                         \
+	.sample_kind = "gens",                                  \
+	.sample_state = mglru_sample_state
 
 const struct reclaim_policy mglru_old_policy = {
 	.abi = MMEMU_POLICY_ABI,

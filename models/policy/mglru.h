@@ -202,7 +202,44 @@ int get_swappiness(const struct lruvec *lruvec, const struct scan_control *sc);
  * protected since the start (the counts /sys/kernel/debug/lru_gen_full
  * shows per generation).
  */
-typedef void (*lru_gen_stat_fn)(void *ctx, const char *key, uint64_t value);
-void lru_gen_report(const struct lruvec *lruvec, lru_gen_stat_fn add, void *ctx);
+void lru_gen_report(const struct lruvec *lruvec, policy_stat_fn add, void *ctx);
+
+/*
+ * The [mglru] knobs of a run (--set mglru.KEY=VALUE), as mglru_knobs.set()
+ * made them of the scenario's keys; -1 = the policy's kernel default.
+ * Variants from the isolate_folios discussion apply to every MGLRU policy.
+ * One simulated kernel per process: like mm, one of these.
+ */
+struct mglru_opts {
+	int fallback;		/* 0 scanned0 (7.2), 1 explicit, 2 priority0 (7.3-rc) */
+	int exhaust_detect;	/* fall back when the last evictable gen was scanned */
+	int retry_once;		/* nothing isolated, not exhausted: same type again */
+	int fallback_gate;	/* fall back only if the other type has > MIN_NR_GENS + 1 gens */
+	uint64_t min_ttl_ns;	/* lru_gen min_ttl_ms (0 = off) */
+	int enabled;		/* lru_gen/enabled: LRU_GEN_* bits (0: the default, all) */
+	unsigned int off;	/* MGLRU_OFF_* mechanisms ablated (0: the kernel, all on) */
+};
+
+extern struct mglru_opts mglru_opts;
+/* The [mglru] section: its keys, and the set() that makes mglru_opts of them. */
+extern const struct policy_knobs mglru_knobs;
+
+/*
+ * [mglru] ablation switches (issue 33): a set bit removes one mechanism of
+ * MGLRU, for measuring what each contributes. Not kernel knobs: the kernel
+ * has every one of them on (LRU_GEN_MM_WALK excepted, which lru_gen/enabled
+ * also clears).
+ */
+#define MGLRU_OFF_WALK 0x01		/* try_to_inc_max_seq() without walk_mm() */
+#define MGLRU_OFF_LOOK_AROUND 0x02	/* folio_referenced() without lru_gen_look_around()'s neighbours */
+#define MGLRU_OFF_BLOOM_FILTER 0x04	/* walk_pmd_range() visits every PTE table */
+#define MGLRU_OFF_TIERS 0x08		/* get_tier_idx(): the top tier, no tier protection */
+#define MGLRU_OFF_MEMCG_LRU 0x10	/* root reclaim iterates memcgs in order (no memcg LRU) */
+
+/* /sys/kernel/mm/lru_gen/enabled bits (include/linux/mmzone.h) */
+#define LRU_GEN_CORE 0x0001		/* MGLRU itself */
+#define LRU_GEN_MM_WALK 0x0002		/* the aging walks page tables (should_walk_mmu()) */
+#define LRU_GEN_NONLEAF_YOUNG 0x0004	/* ... using non-leaf PMD accessed bits */
+#define LRU_GEN_CAPS_ALL 0x0007
 
 #endif

@@ -65,16 +65,16 @@ static void setup(const struct conf_case *c)
 	harness_nvme(&w.bdev);
 	switch (c->opt) {
 	case OPT_FALLBACK:
-		mm.mglru.fallback = 1;
+		mglru_opts.fallback = 1;
 		break;
 	case OPT_EXHAUST_DETECT:
-		mm.mglru.exhaust_detect = 1;
+		mglru_opts.exhaust_detect = 1;
 		break;
 	case OPT_RETRY_ONCE:
-		mm.mglru.retry_once = 1;
+		mglru_opts.retry_once = 1;
 		break;
 	case OPT_FALLBACK_GATE:
-		mm.mglru.fallback_gate = 1;
+		mglru_opts.fallback_gate = 1;
 		break;
 	default:
 		break;

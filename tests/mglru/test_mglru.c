@@ -1188,10 +1188,10 @@ static void fallback_body(struct actor *a, void *arg)
 			 [LRU_GEN_ANON], NR_FB_ANON);
 	assert_invariants();
 
-	mm.mglru.fallback = c->fallback;
-	mm.mglru.exhaust_detect = c->exhaust_detect;
-	mm.mglru.retry_once = c->retry_once;
-	mm.mglru.fallback_gate = c->fallback_gate;
+	mglru_opts.fallback = c->fallback;
+	mglru_opts.exhaust_detect = c->exhaust_detect;
+	mglru_opts.retry_once = c->retry_once;
+	mglru_opts.fallback_gate = c->fallback_gate;
 	/* swappiness 1: both types evictable, file chosen first */
 	ck_assert_int_eq(get_type_to_scan(fx.lruvec, 1), LRU_GEN_FILE);
 	scanned = isolate_folios(MAX_LRU_BATCH, fx.lruvec, &sc, 1, &type, &list, &isolated);
@@ -2074,7 +2074,7 @@ static void enabled_body(struct actor *a, void *arg)
 	seq = lrugen->max_seq;
 	ck_assert(try_to_inc_max_seq(fx.lruvec, seq, 0, &sc));
 	ck_assert_uint_eq(lrugen->max_seq, seq + 1);
-	if (mm.mglru.enabled & LRU_GEN_MM_WALK)
+	if (mglru_opts.enabled & LRU_GEN_MM_WALK)
 		ck_assert(!(*harness_file_pte(fx.task, fx.file, 0) & PTE_YOUNG));
 	else
 		ck_assert_msg(*harness_file_pte(fx.task, fx.file, 0) & PTE_YOUNG,
@@ -2085,7 +2085,7 @@ static void enabled_body(struct actor *a, void *arg)
 START_TEST(test_lru_gen_enabled_mm_walk)
 {
 	boot(&mglru_budget_policy);
-	mm.mglru.enabled = _i ? LRU_GEN_CORE | LRU_GEN_NONLEAF_YOUNG : LRU_GEN_CAPS_ALL;
+	mglru_opts.enabled = _i ? LRU_GEN_CORE | LRU_GEN_NONLEAF_YOUNG : LRU_GEN_CAPS_ALL;
 	run_body(enabled_body, NULL);
 }
 END_TEST
@@ -2104,7 +2104,7 @@ static const struct reclaim_policy *const ablate_policies[] = {
 static void boot_ablate(int i, unsigned int mech)
 {
 	boot(ablate_policies[i / 2]);
-	mm.mglru.off = i % 2 ? mech : 0;
+	mglru_opts.off = i % 2 ? mech : 0;
 }
 
 /* walk = 0: the aging still makes a generation but no PTE is read or cleared */
@@ -2139,7 +2139,7 @@ START_TEST(test_ablate_walk)
 
 	boot_ablate(_i, MGLRU_OFF_WALK);
 	/* its own key: lru_gen/enabled keeps LRU_GEN_MM_WALK */
-	ck_assert_int_eq(mm.mglru.enabled & LRU_GEN_MM_WALK, LRU_GEN_MM_WALK);
+	ck_assert_int_eq(mglru_opts.enabled & LRU_GEN_MM_WALK, LRU_GEN_MM_WALK);
 	run_body(ablate_walk_body, &off);
 }
 END_TEST
@@ -2344,7 +2344,7 @@ static void min_ttl_body(struct actor *a, void *arg)
 	sc.target_mem_cgroup = NULL;
 	sc.kswapd = true;
 	mm.policy->age_node(NODE_DATA(0), &sc);
-	if (mm.mglru.min_ttl_ns)
+	if (mglru_opts.min_ttl_ns)
 		ck_assert_msg(mm.nr_oom_kills > kills, "min_ttl_ms of an hour: no OOM kill");
 	else
 		ck_assert_msg(mm.nr_oom_kills == kills, "min_ttl_ms = 0 OOM-killed");
@@ -2353,7 +2353,7 @@ static void min_ttl_body(struct actor *a, void *arg)
 START_TEST(test_min_ttl)
 {
 	boot(ablate_policies[_i / 2]);
-	mm.mglru.min_ttl_ns = _i % 2 ? 3600ULL * NSEC_PER_SEC : 0;
+	mglru_opts.min_ttl_ns = _i % 2 ? 3600ULL * NSEC_PER_SEC : 0;
 	run_body(min_ttl_body, NULL);
 }
 END_TEST
