@@ -1244,18 +1244,30 @@ static void *section_object(struct scenario *s, const struct parse_ctx *ctx,
  * The sections of the policies known now, each with its defaults: a
  * scenario sets the knobs of any of them, whichever policy it runs under.
  */
-static void policy_sections_init(struct scenario *s)
+static int policy_sections_init(struct scenario *s, char *err, size_t errlen)
 {
 	const struct policy_knobs *known[SCN_MAX_POLICY_SECTIONS];
 	int nr = reclaim_policy_knobs_known(known, SCN_MAX_POLICY_SECTIONS);
 
 	for (int i = 0; i < nr; i++) {
-		struct scn_policy_section *ps = &s->policy_section[s->nr_policy_sections++];
+		struct scn_policy_section *ps;
+
+		/* a plug-in's [swap] would never be read: the scenario's own comes first */
+		for (const struct scn_section_doc *sd = scn_sections; sd->name; sd++)
+			if (!strncmp(sd->name, known[i]->section, strcspn(sd->name, ".")) &&
+			    !known[i]->section[strcspn(sd->name, ".")]) {
+				snprintf(err, errlen, "scenario '%s': a policy's knobs take the section "
+					 "[%s], which is the scenario's own", s->path,
+					 known[i]->section);
+				return -1;
+			}
+		ps = &s->policy_section[s->nr_policy_sections++];
 
 		ps->knobs = known[i];
 		ps->values = xmalloc(known[i]->size);
 		memcpy(ps->values, known[i]->defaults, known[i]->size);
 	}
+	return 0;
 }
 
 const void *scenario_policy_knobs(const struct scenario *s, const struct reclaim_policy *policy)
@@ -1744,7 +1756,10 @@ int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 
 	/* The scale first: it applies to every size and count. */
 	machine_defaults(s);
-	policy_sections_init(s);
+	if (policy_sections_init(s, err, errlen)) {
+		parse_ctx_free(&ctx);
+		return -1;
+	}
 	for (int i = 0; i < ctx.nr; i++) {
 		if (!strcmp(ctx.e[i].section, "machine") && ctx.e[i].key &&
 		    !strcmp(ctx.e[i].key, "scale") &&

@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "tests/cli.h"
+#include "models/policy.h"
 #include "models/policy/loader.h"
 
 #define SO(name) POLICY_DIR "/" name ".so"
@@ -118,7 +119,9 @@ START_TEST(test_load_errors_exit_2)
 	static const struct { const char *so, *reason; } bad[] = {
 		{ POLICY_DIR "/none.so", "No such file or directory" },
 		{ SO("bad-no-symbol"), "no symbol 'mmemu_policy'" },
-		{ SO("bad-abi"), "built against policy ABI 999, this mmemu has ABI 1" },
+		{ SO("bad-abi"), "built against policy ABI 999, this mmemu has ABI 2" },
+		/* a plug-in of ABI 1 (before policies had knobs) */
+		{ SO("bad-abi1"), "built against policy ABI 1, this mmemu has ABI 2" },
 		{ SO("bad-init"), "its lruvec_init failed" },
 		{ SO("bad-no-op"), "no shrink_lruvec op" },
 		/* crashes in the probe's child, named, not mmemu's SIGSEGV (exit 139) */
@@ -192,6 +195,111 @@ START_TEST(test_plugin_prints_stdout_stays_clean)
 		assert_has(o.out, "pass: 0 checks failed");
 		cli_out_free(&o);
 	}
+}
+END_TEST
+
+/*
+ * A policy's knobs are its key table (reclaim_policy.knobs): `mmemu list
+ * sections` lists each key of [mglru] from the policy's table with its doc
+ * line, as --set takes it, and not the retired min_ttl.
+ */
+START_TEST(test_policy_keys_listed_from_table)
+{
+	const char *list[] = { "list", NULL }, *names[] = { "list", "sections", NULL };
+	const struct policy_knobs *k = mglru_budget_policy.knobs;
+	struct cli_out o = cli_run(list), n = cli_run(names);
+	int nr = 0;
+
+	ck_assert_int_eq(o.status, 0);
+	ck_assert_int_eq(n.status, 0);
+	ck_assert_ptr_nonnull(k);
+	ck_assert_ptr_eq(mglru_old_policy.knobs, k);	/* one section for every MGLRU variant */
+	ck_assert_ptr_null(classic_policy.knobs);
+	ck_assert_str_eq(k->section, "mglru");
+	assert_has(o.out, "  [mglru] /sys/kernel/mm/lru_gen, and isolate_folios variants\n");
+	for (const struct key_desc *d = k->keys; d->key; d++) {
+		char line[256];
+
+		snprintf(line, sizeof(line), "\nmglru.%s\n", d->key);
+		if (d->type == KT_RETIRED) {
+			ck_assert_ptr_null(strstr(n.out, line));
+			continue;
+		}
+		assert_has(n.out, line);
+		snprintf(line, sizeof(line), "    %-18s %s", d->key, d->doc);
+		assert_has(o.out, line);
+		nr++;
+	}
+	ck_assert_int_eq(nr, 11);
+	assert_has(n.out, "\nmglru.walk\n");
+	ck_assert_ptr_null(strstr(n.out, "\nmglru.min_ttl\n"));
+	cli_out_free(&o);
+	cli_out_free(&n);
+}
+END_TEST
+
+/*
+ * [mglru] is read whatever the policy (as before the keys moved into the
+ * policy): under classic a known key is taken (and read by nobody), an
+ * unknown one refused with the file, the key and exit 2.
+ */
+START_TEST(test_mglru_keys_under_classic)
+{
+	const char *ok[] = { "run", cli_quickstart(), "--scale", "1/64", "--policy", "classic",
+			     "--set", "mglru.walk=0", "--format", "json", NULL };
+	const char *bad[] = { "run", cli_quickstart(), "--scale", "1/64", "--policy", "classic",
+			      "--set", "mglru.walkk=0", NULL };
+	const char *value[] = { "run", cli_quickstart(), "--scale", "1/64", "--policy", "classic",
+				"--set", "mglru.enabled=6", NULL };
+	struct cli_out o = cli_run(ok), b = cli_run(bad), v = cli_run(value);
+
+	ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+	assert_has(o.out, "\"pgscan_file\"");
+	ck_assert_int_eq(b.status, 2);
+	assert_has(b.err, "--set 'mglru.walkk=0': [mglru]: unknown key 'walkk' (did you mean "
+		   "'walk'?)");
+	ck_assert_int_eq(v.status, 2);
+	assert_has(v.err, "[mglru] enabled: '6' turns MGLRU off (no 0x0001)");
+	cli_out_free(&o);
+	cli_out_free(&b);
+	cli_out_free(&v);
+}
+END_TEST
+
+/*
+ * The example's own knob, [s3fifo] small_percent, declared by the plug-in
+ * (ABI 2): read by mmemu's parser with its bounds, in a file or by --set,
+ * and it reaches the policy (a larger S evicts differently).
+ */
+START_TEST(test_plugin_knobs)
+{
+	const char *def[] = { "run", cli_quickstart(), "--scale", "1/32", "--format", "json",
+			      "--policy", SO("s3fifo"), NULL };
+	const char *set[] = { "run", cli_quickstart(), "--scale", "1/32", "--format", "json",
+			      "--policy", SO("s3fifo"), "--set", "s3fifo.small_percent=60", NULL };
+	const char *bad[] = { "run", cli_quickstart(), "--scale", "1/32", "--policy", SO("s3fifo"),
+			      "--set", "s3fifo.small_percent=95", NULL };
+	const char *unknown[] = { "run", cli_quickstart(), "--scale", "1/32", "--policy",
+				  SO("s3fifo"), "--set", "s3fifo.big_percent=5", NULL };
+	struct cli_out d = cli_run(def), s = cli_run(set), b = cli_run(bad), u = cli_run(unknown);
+	const char *dp, *sp;
+
+	ck_assert_msg(d.status == 0, "status %d: %s", d.status, d.err);
+	ck_assert_msg(s.status == 0, "status %d: %s", s.status, s.err);
+	dp = strstr(d.out, "\"pgsteal_file\"");
+	sp = strstr(s.out, "\"pgsteal_file\"");
+	ck_assert_ptr_nonnull(dp);
+	ck_assert_ptr_nonnull(sp);
+	ck_assert_msg(strncmp(dp, sp, 40), "small_percent=60 changed nothing: %.40s", dp);
+	ck_assert_int_eq(b.status, 2);
+	assert_has(b.err, "--set 's3fifo.small_percent=95': [s3fifo] small_percent: '95' is not "
+		   "a percentage (1-90)");
+	ck_assert_int_eq(u.status, 2);
+	assert_has(u.err, "[s3fifo]: unknown key 'big_percent'");
+	cli_out_free(&d);
+	cli_out_free(&s);
+	cli_out_free(&b);
+	cli_out_free(&u);
 }
 END_TEST
 
@@ -421,6 +529,9 @@ static Suite *policy_suite(void)
 	tcase_add_test(tc, test_run_killed_names_signal);
 	tcase_add_test(tc, test_check_policy_timeout_verdict);
 	tcase_add_test(tc, test_unkept_counters_not_zero);
+	tcase_add_test(tc, test_policy_keys_listed_from_table);
+	tcase_add_test(tc, test_mglru_keys_under_classic);
+	tcase_add_test(tc, test_plugin_knobs);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -135,6 +135,27 @@ const struct reclaim_policy *child_policy_get(const char *arg, char *err, size_t
 	return p;
 }
 
+int child_preload_policies(const char *list, char *err, size_t len)
+{
+	const char *p = list;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		char arg[4096], msg[400];
+
+		if (n && n < sizeof(arg)) {
+			memcpy(arg, p, n);
+			arg[n] = '\0';
+			if (reclaim_policy_arg_is_file(arg) && !child_policy_get(arg, msg, sizeof(msg))) {
+				snprintf(err, len, "--policy: %s", msg);
+				return -1;
+			}
+		}
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
 /* [b, e) with the blanks at both ends cut off */
 static void trim(const char **b, const char **e)
 {

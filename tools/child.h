@@ -21,6 +21,12 @@ struct reclaim_policy;
  * the plug-in in err.
  */
 const struct reclaim_policy *child_policy_get(const char *arg, char *err, size_t len);
+/*
+ * Loads the files of a --policy list (child_policy_get()) before the
+ * scenario is read, so that it takes their knobs' sections ([s3fifo]);
+ * the built-in names are left for later. 0, or -1 with "--policy: why".
+ */
+int child_preload_policies(const char *list, char *err, size_t len);
 
 /* A probe that takes longer than this has hung (an estimate: a load takes milliseconds). */
 #define CHILD_PROBE_SECONDS 30

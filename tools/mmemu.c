@@ -655,6 +655,11 @@ static int cmd_run(int argc, char **argv)
 		seeds[0] = seed;
 		nr_seeds = 1;
 	}
+	/* a plug-in's knobs are keys of the scenario: load it first */
+	if (policy_arg && child_preload_policies(policy_arg, err, sizeof(err))) {
+		free(seeds);
+		return die(err);
+	}
 	scenario_path = args_scenario(argv[optind], mmemu_scenario_dirs);
 	if (!scenario_path || scenario_load(&s, scenario_path, sets, nr_sets, scale, err,
 					    sizeof(err))) {

@@ -965,6 +965,11 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 			goto out_args;
 		}
 	}
+	/* a plug-in's knobs are keys of the scenario: load it first */
+	if (policy_arg && child_preload_policies(policy_arg, err, sizeof(err))) {
+		rc = die(err);
+		goto out_args;
+	}
 	/* the scenario as the runs see it before --set: its name, text and scale */
 	if (scenario_load(&s, sw.scenario, NULL, 0, scale, err, sizeof(err))) {
 		rc = die(err);

@@ -18,7 +18,7 @@
  * folio_mark_accessed; mapped accesses set the PTE young bit, which reclaim
  * adds to the counter with folio_referenced() when the folio reaches a
  * queue's tail. Eviction looks at S while S holds at least 10% of the type's
- * folios, else at M:
+ * folios (the knob [s3fifo] small_percent), else at M:
  *   S tail: a hit since the miss: to M's head, counter 0; else evicted,
  *           leaving its shadow in G.
  *   M tail: counter > 0: back to M's head with counter - 1; else evicted
@@ -42,8 +42,41 @@
 
 #include <mmemu/policy.h>
 
-/* S's share of the folios of a type: 10% (paper, 4.1: "S uses 10% of the cache space"). */
-#define S3FIFO_SMALL_PERCENT 10
+/*
+ * The policy's knobs, a scenario's [s3fifo] section (or --set
+ * s3fifo.small_percent=20): mmemu reads them with its key table parser
+ * (mmemu/keys.h) into a struct s3fifo_knobs, lists them in `mmemu list
+ * sections`, and hands a run's values to s3fifo_knobs_set().
+ */
+struct s3fifo_knobs {
+	int small_percent;	/* S's share of the folios of a type, percent */
+};
+
+/* 10% (paper, 4.1: "S uses 10% of the cache space") */
+static const struct s3fifo_knobs s3fifo_defaults = { .small_percent = 10 };
+
+/* The run's values: one simulated kernel per process, so one of these. */
+static struct s3fifo_knobs knobs = { .small_percent = 10 };
+
+static void s3fifo_knobs_set(const void *values)
+{
+	knobs = *(const struct s3fifo_knobs *)values;
+}
+
+static const struct key_desc s3fifo_keys[] = {
+	SCN_KEY("small_percent", KT_INT, KEY_UNSCALED, struct s3fifo_knobs, small_percent, 1, 90,
+		"a percentage (1-90)", "S's share of a type's folios, percent (10: the paper's)"),
+	{ 0 }
+};
+
+static const struct policy_knobs s3fifo_knobs = {
+	.section = "s3fifo",
+	.desc = "the S3-FIFO plug-in (examples/policy)",
+	.keys = s3fifo_keys,
+	.size = sizeof(struct s3fifo_knobs),
+	.defaults = &s3fifo_defaults,
+	.set = s3fifo_knobs_set,
+};
 /*
  * S tail to M: one hit after the miss, the miss counted (see above). The
  * paper's Algorithm 1 moves at two hits ("t.freq > 1"); one hit is
@@ -155,14 +188,14 @@ static void s3fifo_folio_mark_accessed(struct folio *folio)
 	folio_set_freq(folio, folio_freq(folio) + 1);
 }
 
-/* Which queue of `type` to evict from: S while it holds 10% or more. */
+/* Which queue of `type` to evict from: S while it holds small_percent (10%) or more. */
 static enum lru_list evict_queue(struct lruvec *lruvec, int type)
 {
 	enum lru_list small = type ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON;
 	uint64_t s = lruvec_lru_size(lruvec, small);
 	uint64_t m = lruvec_lru_size(lruvec, small + LRU_ACTIVE);
 
-	if (!m || (s && s * 100 >= (s + m) * S3FIFO_SMALL_PERCENT))
+	if (!m || (s && s * 100 >= (s + m) * (uint64_t)knobs.small_percent))
 		return small;
 	return small + LRU_ACTIVE;
 }
@@ -377,4 +410,5 @@ const struct reclaim_policy mmemu_policy = {
 	.workingset_refault = s3fifo_refault,
 	.check_lruvec = s3fifo_check_lruvec,
 	.print_state = s3fifo_print_state,
+	.knobs = &s3fifo_knobs,
 };

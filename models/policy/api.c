@@ -168,6 +168,47 @@ static int hash_file(const char *path, char out[65], char *err, size_t len)
 	return 0;
 }
 
+/*
+ * A plug-in's knobs, before a scenario's parser trusts them: a section
+ * name of letters, digits, '-' and '_' that no other policy's knobs use,
+ * the ops and defaults, and each key's field inside the struct.
+ */
+static int check_knobs(const struct policy_knobs *k, const char *arg, char *err, size_t len)
+{
+	const struct policy_knobs *known[16];
+	int nr = reclaim_policy_knobs_known(known, 16);
+
+	if (!k->section || !*k->section || strspn(k->section, "abcdefghijklmnopqrstuvwxyz"
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != strlen(k->section)) {
+		snprintf(err, len, "policy '%s': its knobs' section is not a name (letters, digits, "
+			 "'-' and '_')", arg);
+		return -1;
+	}
+	for (int i = 0; i < nr; i++)
+		if (!strcmp(known[i]->section, k->section)) {
+			snprintf(err, len, "policy '%s': its knobs' section [%s] is another "
+				 "policy's", arg, k->section);
+			return -1;
+		}
+	if (!k->keys || !k->size || !k->defaults || !k->set) {
+		snprintf(err, len, "policy '%s': its knobs need keys, size, defaults and set", arg);
+		return -1;
+	}
+	for (const struct key_desc *d = k->keys; d->key; d++) {
+		bool field = d->type != KT_RETIRED;
+
+		if ((unsigned)d->type > KT_RETIRED || d->type == KT_WORKLOAD_TYPE ||
+		    d->type == KT_TEXT || (field && (d->offset + d->size > k->size || !d->size)) ||
+		    (d->type == KT_PARSE && !d->parse) || (d->type == KT_CHOICE && !d->choices) ||
+		    !d->what || (field && !d->doc)) {
+			snprintf(err, len, "policy '%s': [%s] %s: not a key mmemu can read (its type, "
+				 "field, what or doc)", arg, k->section, d->key);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* The policy's own lruvec_init on a scratch lruvec, so that a failing one
  * is found before any run. */
 static int trial_init(const struct reclaim_policy *p)
@@ -233,6 +274,8 @@ static const struct reclaim_policy *load(const char *arg, char *err, size_t len)
 			goto fail_close;
 		}
 	}
+	if (p->knobs && check_knobs(p->knobs, arg, err, len))
+		goto fail_close;
 	if (trial_init(p)) {
 		snprintf(err, len, "policy '%s': its lruvec_init failed", arg);
 		goto fail_close;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Policies the loader must refuse, one per -DBAD_*: built against another
- * ABI, without a required op, with a lruvec_init that fails, or without
+ * ABI (a future one, or ABI 1 of the plug-ins before policy knobs), without a required op, with a lruvec_init that fails, or without
  * the mmemu_policy symbol at all; or that crash mmemu's process, in a
  * constructor (as dlopen() runs it), in lruvec_init or in shrink_lruvec.
  */
@@ -72,7 +72,9 @@ static int check(struct lruvec *lruvec, uint64_t nr_listed[NR_LRU_LISTS], char *
 
 const struct reclaim_policy SYMBOL = {
 #ifdef BAD_ABI
-	.abi = MMEMU_POLICY_ABI + 998,
+	.abi = MMEMU_POLICY_ABI + 997,
+#elif defined(BAD_ABI1)
+	.abi = 1,	/* as a plug-in built before ABI 2 (knobs) has it: the first field */
 #else
 	.abi = MMEMU_POLICY_ABI,
 #endif
