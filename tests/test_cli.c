@@ -521,7 +521,7 @@ START_TEST(test_version_and_help)
 }
 END_TEST
 
-/* mmemu(1), built from the same help text: every command and its options. */
+/* mmemu(1), built from the same help text and key tables: every command, option and section. */
 START_TEST(test_man_page)
 {
 	char path[4096], *text;
@@ -534,6 +534,11 @@ START_TEST(test_man_page)
 	ck_assert_ptr_nonnull(strstr(text, "mmemu sweep"));
 	ck_assert_ptr_nonnull(strstr(text, "--seeds"));
 	ck_assert_ptr_nonnull(strstr(text, "--trace-format"));
+	/* the sections' keys, from their tables: [mglru]'s from the MGLRU policies' knobs */
+	ck_assert_ptr_nonnull(strstr(text, "SCENARIO SECTIONS"));
+	ck_assert_ptr_nonnull(strstr(text, "[mglru]"));
+	ck_assert_ptr_nonnull(strstr(text, "look_around\\fR\n.RS 4\nablation: eviction looks around"));
+	ck_assert_ptr_nonnull(strstr(text, "lru_gen/min_ttl_ms: OOM-kill"));
 	free(text);
 }
 END_TEST

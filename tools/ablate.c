@@ -7,6 +7,7 @@
  * over that list of combinations, printed as the headline rows with a
  * column per mechanism removed and its change from the kernel.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,11 +17,6 @@
 #include "tools/child.h"
 #include "tools/help.h"
 #include "tools/sweep.h"
-
-/* the policies whose mechanisms the [mglru] switches remove */
-static const struct reclaim_policy *const mglru_policies[] = {
-	&mglru_old_policy, &mglru_budget_policy, &mglru_72_policy,
-};
 
 static const char *const none[] = { NULL };
 static const char *const walk[] = { "mglru.walk=0", NULL };
@@ -42,6 +38,24 @@ static const char *const names[] = {
 _Static_assert(sizeof(sets) / sizeof(*sets) == sizeof(names) / sizeof(*names),
 	       "a name per combination");
 
+/* Whether p's knobs are [mglru] and have a key for every switch of `all`. */
+static bool takes_switches(const struct reclaim_policy *p)
+{
+	if (!p->knobs || strcmp(p->knobs->section, "mglru"))
+		return false;
+	for (const char *const *set = all; *set; set++) {
+		const char *key = *set + strlen("mglru."), *eq = strchr(key, '=');
+		const struct key_desc *k = p->knobs->keys;
+
+		while (k->key && (strlen(k->key) != (size_t)(eq - key) ||
+				  strncmp(k->key, key, (size_t)(eq - key))))
+			k++;
+		if (!k->key)
+			return false;
+	}
+	return true;
+}
+
 static int die(const char *msg)
 {
 	fprintf(stderr, "mmemu: ablate: %s\n", msg);
@@ -60,7 +74,6 @@ int cmd_ablate(int argc, char **argv)
 	const char *policy = NULL;
 	const struct reclaim_policy *p;
 	char msg[400], err[512];
-	bool mglru = false;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
@@ -85,9 +98,8 @@ int cmd_ablate(int argc, char **argv)
 		snprintf(err, sizeof(err), "--policy: %s", msg);
 		return die(err);
 	}
-	for (size_t i = 0; i < sizeof(mglru_policies) / sizeof(*mglru_policies); i++)
-		mglru |= p == mglru_policies[i];
-	if (!mglru) {
+	/* the policies whose knobs are [mglru], with every switch ablate sets */
+	if (!takes_switches(p)) {
 		snprintf(err, sizeof(err), "--policy '%.200s': not an MGLRU policy (mglru-old, "
 			 "mglru-budget or mglru-7.2): it has no [mglru] mechanisms to remove",
 			 policy);

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "commit.h"	/* MMEMU_COMMIT, generated */
+#include "scenarios/scenario.h"
 #include "tools/help.h"
 
 struct command_help {
@@ -389,6 +390,33 @@ static void scd_command(FILE *f, const struct command_help *c)
 	fputc('\n', f);
 }
 
+/* The scenario sections and their keys, from their key tables (a policy's from its knobs). */
+static void scd_sections(FILE *f)
+{
+	struct scn_section_doc docs[32];
+	int nr = scn_section_docs(docs, 32);
+
+	fprintf(f, "# SCENARIO SECTIONS\n\nThe keys of each section as a scenario file writes them "
+		   "(*mmemu list sections*; a [workload.NAME] takes those of *mmemu list "
+		   "workloads*).\n\n");
+	for (int i = 0; i < nr; i++) {
+		fputs("## [", f);
+		scd_text(f, docs[i].name, strlen(docs[i].name));
+		fputs("]\n\n", f);
+		scd_text(f, docs[i].desc, strlen(docs[i].desc));
+		fputs("\n\n", f);
+		for (const struct key_desc *k = docs[i].keys; k->key; k++) {
+			if (k->type == KT_RETIRED)
+				continue;
+			fputc('*', f);
+			scd_text(f, k->key, strlen(k->key));
+			fputs("*\n\t", f);
+			scd_text(f, k->doc, strlen(k->doc));
+			fputs("\n\n", f);
+		}
+	}
+}
+
 void help_scdoc(FILE *f)
 {
 	fprintf(f, "mmemu(1)\n\n# NAME\n\nmmemu - emulate Linux memory management under pressure\n\n"
@@ -399,6 +427,7 @@ void help_scdoc(FILE *f)
 		   "same workload; results carry the kernel's counter names.\n\n# COMMANDS\n\n");
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		scd_command(f, &commands[i]);
+	scd_sections(f);
 	fprintf(f, "# EXIT STATUS\n\n0 on success; 1 when a run failed or output could not be written;\n"
 		   "2 on bad input (a message names the file, line and key).\n\n"
 		   "# VERSION\n\nmmemu %s\n", help_version_string());
