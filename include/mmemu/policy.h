@@ -16,7 +16,9 @@
  * The policy keeps its lists in lruvec->lrupriv and links folios through
  * folio->lru_next/lru_prev (struct flist); it accounts every list it keeps
  * in one of the kernel's enum lru_list sizes (update_lru_size()), which the
- * invariant checks compare with check_lruvec()'s walk. shrink_folio_list()
+ * invariant checks compare with check_lruvec()'s walk. Its knobs, if it
+ * has any, are a scenario section it declares (struct policy_knobs, with a
+ * key table of mmemu/keys.h). shrink_folio_list()
  * does the unmapping, writeback, freeing and accounting for every policy;
  * a policy chooses and isolates. Page-table accesses only set the young bit
  * (the hit path never calls a policy): a policy reads and clears it with
