@@ -276,6 +276,13 @@ static const struct reclaim_policy *load(const char *arg, char *err, size_t len)
 	}
 	if (p->knobs && check_knobs(p->knobs, arg, err, len))
 		goto fail_close;
+	/* the names a run gives what they report */
+	if ((p->report_stats && (!p->stats_name || !*p->stats_name)) ||
+	    (p->sample_state && (!p->sample_kind || !*p->sample_kind))) {
+		snprintf(err, len, "policy '%s': report_stats needs a stats_name, sample_state a "
+			 "sample_kind", arg);
+		goto fail_close;
+	}
 	if (trial_init(p)) {
 		snprintf(err, len, "policy '%s': its lruvec_init failed", arg);
 		goto fail_close;
