@@ -122,6 +122,9 @@ START_TEST(test_load_errors_exit_2)
 		{ SO("bad-abi"), "built against policy ABI 999, this mmemu has ABI 2" },
 		/* a plug-in of ABI 1 (before policies had knobs) */
 		{ SO("bad-abi1"), "built against policy ABI 1, this mmemu has ABI 2" },
+		/* knobs the parser could not trust */
+		{ SO("bad-knobs"), "[bad] x: not a key mmemu can read" },
+		{ SO("bad-knobs-section"), "its knobs' section [mglru] is another policy's" },
 		{ SO("bad-init"), "its lruvec_init failed" },
 		{ SO("bad-no-op"), "no shrink_lruvec op" },
 		/* crashes in the probe's child, named, not mmemu's SIGSEGV (exit 139) */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Policies the loader must refuse, one per -DBAD_*: built against another
- * ABI (a future one, or ABI 1 of the plug-ins before policy knobs), without a required op, with a lruvec_init that fails, or without
+ * ABI (a future one, or ABI 1 of the plug-ins before policy knobs), with
+ * knobs mmemu cannot read or in another policy's section, without a required op, with a lruvec_init that fails, or without
  * the mmemu_policy symbol at all; or that crash mmemu's process, in a
  * constructor (as dlopen() runs it), in lruvec_init or in shrink_lruvec.
  */
@@ -64,6 +65,43 @@ static int check(struct lruvec *lruvec, uint64_t nr_listed[NR_LRU_LISTS], char *
 	return 0;
 }
 
+#if defined(BAD_KNOBS) || defined(BAD_KNOBS_SECTION)
+struct bad_knobs {
+	int x;
+};
+
+static const struct bad_knobs bad_defaults;
+
+static void knobs_set(const void *values)
+{
+	(void)values;
+}
+
+static const struct key_desc bad_keys[] = {
+#ifdef BAD_KNOBS
+	/* a field past the end of struct bad_knobs */
+	{ "x", KT_INT, KEY_UNSCALED, sizeof(struct bad_knobs), sizeof(int), 0, 1, "0 or 1", "x",
+	  NULL, NULL },
+#else
+	SCN_KEY("x", KT_INT, KEY_UNSCALED, struct bad_knobs, x, 0, 1, "0 or 1", "x"),
+#endif
+	{ 0 }
+};
+
+static const struct policy_knobs bad_knobs = {
+#ifdef BAD_KNOBS
+	.section = "bad",
+#else
+	.section = "mglru",	/* the MGLRU policies' */
+#endif
+	.desc = "bad",
+	.keys = bad_keys,
+	.size = sizeof(struct bad_knobs),
+	.defaults = &bad_defaults,
+	.set = knobs_set,
+};
+#endif
+
 #ifdef BAD_NO_SYMBOL
 #define SYMBOL not_the_policy
 #else
@@ -94,4 +132,7 @@ const struct reclaim_policy SYMBOL = {
 	.shrink_lruvec = shrink,
 #endif
 	.check_lruvec = check,
+#if defined(BAD_KNOBS) || defined(BAD_KNOBS_SECTION)
+	.knobs = &bad_knobs,
+#endif
 };
