@@ -310,6 +310,30 @@ static void case_write(FILE *f, const struct fz_case *c, const char *what, const
 /* ---- the generators ---- */
 
 /* What a workload's generator sees. */
+/*
+ * The ablation switches of [mglru], from the MGLRU policies' key table:
+ * its 0/1 keys (walk, look_around, bloom_filter, tiers, memcg_lru), in its
+ * order. Their number.
+ */
+static int mglru_switches(const char **out, int max)
+{
+	int nr = 0;
+
+	for (int i = 0; reclaim_policies[i]; i++) {
+		const struct policy_knobs *k = reclaim_policies[i]->knobs;
+
+		if (!k || strcmp(k->section, "mglru"))
+			continue;
+		for (const struct key_desc *d = k->keys; d->key && nr < max; d++)
+			if (d->type == KT_BOOL)
+				out[nr++] = d->key;
+		break;
+	}
+	if (!nr)
+		abort();	/* no [mglru] switches: the built-in policies lost them */
+	return nr;
+}
+
 struct fz_gen {
 	struct fz_rng *r;
 	struct fz_case *c;
@@ -795,15 +819,15 @@ static int gen_case(const struct fuzz *fz, uint64_t idx, struct fz_run *run)
 	}
 	/* the MGLRU ablation switches (the other policies read none of them) */
 	if (rnd_pct(&r, 30)) {
-		static const char *const sw[] = { "walk", "look_around", "bloom_filter", "tiers",
-						  "memcg_lru" };
+		const char *sw[16];
+		int nr_sw = mglru_switches(sw, 16);
 
 		s = sect_add(c, "mglru");
-		for (int i = 0; i < 5; i++)
+		for (int i = 0; i < nr_sw; i++)
 			if (rnd_pct(&r, 40))
 				kv_num(s, sw[i], FZ_COUNT, 0, 0);
 		if (!s->nr)
-			kv_num(s, sw[rnd(&r) % 5], FZ_COUNT, 0, 0);
+			kv_num(s, sw[rnd(&r) % (uint64_t)nr_sw], FZ_COUNT, 0, 0);
 	}
 
 	nr_memcgs = (int)rnd_range(&r, 0, FZ_MAX_MEMCGS);
