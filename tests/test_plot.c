@@ -664,14 +664,14 @@ START_TEST(test_plot_chrome_panels)
 	ck_assert_ptr_nonnull(strstr(t, "set title 'all 32 memcgs, node 0 \xe2\x80\x94 mglru-old"));
 	ck_assert_ptr_nonnull(strstr(t, "set title 'all 32 memcgs, node 1 \xe2\x80\x94 mglru-budget"));
 	ck_assert_ptr_null(strstr(t, "set title 'others"));
-	/* bands by age: at most MAX_NR_GENS of anon and of file in a panel, however fast it ages */
+	/* bands by age: at most MMEMU_SAMPLE_MAX_GENS of anon and of file in a panel, however fast it ages */
 	for (const char *q = t; (q = strstr(q, "\nplot ")); q++) {
 		int bands = 0;
 
 		for (const char *e = strstr(q + 1, "\nplot "), *b = q;
 		     (b = strstr(b + 1, "with filledcurves")) && (!e || b < e);)
 			bands++;
-		ck_assert_int_le(bands, 2 * MAX_NR_GENS);
+		ck_assert_int_le(bands, 2 * MMEMU_SAMPLE_MAX_GENS);
 	}
 	ck_assert_ptr_null(strstr(t, "set label 'seq "));
 	ck_assert_ptr_nonnull(strstr(t, "with points pt 9"));	/* aging */
@@ -986,10 +986,10 @@ START_TEST(test_plot_view_one_palette)
 	struct cli_out o;
 
 	t = script_of(dir, pb, "gens", NULL, NULL);
-	for (int k = 0; k < MAX_NR_GENS; k++) {
+	for (int k = 0; k < MMEMU_SAMPLE_MAX_GENS; k++) {
 		snprintf(want, sizeof(want), k ? "max_seq-%d" : "max_seq", k);
 		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s' at screen",
-			 k == 0 ? " (youngest)" : k == MAX_NR_GENS - 1 ? " (oldest)" : "");
+			 k == 0 ? " (youngest)" : k == MMEMU_SAMPLE_MAX_GENS - 1 ? " (oldest)" : "");
 		ck_assert_msg(strstr(t, want), "no legend of %s", want);
 		ck_assert_msg(strstr(strstr(t, want), gen_colors[k]) ==
 			      strstr(strstr(t, want), "tc rgb '") + 8, "%s is not %s", want, gen_colors[k]);

@@ -6,7 +6,7 @@
  */
 #include "tools/palette.h"
 
-const char *const gen_colors[MAX_NR_GENS] = {
+const char *const gen_colors[MMEMU_SAMPLE_MAX_GENS] = {
 	"#1f77b4",	/* max_seq */
 	"#2ca02c",	/* max_seq - 1 */
 	"#ff7f0e",	/* max_seq - 2 */
@@ -16,7 +16,7 @@ const char *const gen_colors[MAX_NR_GENS] = {
 void palette_write_js(FILE *f)
 {
 	fputs("window.mmemuPalette = {\"gens\": [", f);
-	for (int i = 0; i < MAX_NR_GENS; i++)
+	for (int i = 0; i < MMEMU_SAMPLE_MAX_GENS; i++)
 		fprintf(f, "%s\"%s\"", i ? ", " : "", gen_colors[i]);
 	fputs("]};\n", f);
 }

@@ -344,20 +344,17 @@ static int row_alloc(struct lvrow *row, int n, char *why)
 
 /*
  * The pages per generation of a "gens" row: consecutive seqs, at most
- * GENS_MAX; max_seq and min_seq, when the row has them, agree with them
+ * MMEMU_SAMPLE_MAX_GENS; max_seq and min_seq, when the row has them, agree with them
  * (the oldest generation is the lower min_seq, the youngest max_seq).
  */
-/* MAX_NR_GENS of the multi-gen LRU, whose sample rows are "gens" rows */
-#define GENS_MAX 4
-
 static int gens_of(const json_t *o, struct lvrow *row, char *why)
 {
 	const json_t *g = json_object_get(o, "gens"), *min_seq = json_object_get(o, "min_seq");
 	size_t n = json_array_size(g);
 	double max_seq;
 
-	if (!json_is_array(g) || !n || n > GENS_MAX)
-		return bad(why, "gens is not an array of 1 to %d generations", GENS_MAX);
+	if (!json_is_array(g) || !n || n > MMEMU_SAMPLE_MAX_GENS)
+		return bad(why, "gens is not an array of 1 to %d generations", MMEMU_SAMPLE_MAX_GENS);
 	if (row_alloc(row, (int)n, why))
 		return -1;
 	for (size_t i = 0; i < n; i++) {
@@ -1443,17 +1440,17 @@ static long long mark_seq(const struct lvrow *row, int which)
  * at 1/256 ages a memcg about 20 times between two 100 ms samples) a band
  * per seq is a sliver seen once, while max_seq, max_seq-1, ... exist at
  * every sample. Band b counts from the zero line: the oldest a lruvec can
- * have (max_seq - (MAX_NR_GENS - 1)) first; classic's inactive then active.
+ * have (max_seq - (MMEMU_SAMPLE_MAX_GENS - 1)) first; classic's inactive then active.
  */
 static int nr_bands(bool gens)
 {
-	return gens ? MAX_NR_GENS : 2;
+	return gens ? MMEMU_SAMPLE_MAX_GENS : 2;
 }
 
 /* The pages of band b in a row of lv, anon (half 1) or file (half 0). */
 static double band_pages(const struct lvec *lv, const struct lvrow *row, int b, int half)
 {
-	long long i = lv->gens ? row->max_seq - (MAX_NR_GENS - 1 - b) - row->seq0 : b;
+	long long i = lv->gens ? row->max_seq - (MMEMU_SAMPLE_MAX_GENS - 1 - b) - row->seq0 : b;
 
 	return i >= 0 && i < row->n ? (half ? row->anon : row->file)[i] : 0;
 }
@@ -1462,7 +1459,7 @@ static double band_pages(const struct lvec *lv, const struct lvrow *row, int b, 
 static const char *band_color(bool gens, int b, int half)
 {
 	if (gens)
-		return gen_colors[MAX_NR_GENS - 1 - b];
+		return gen_colors[MMEMU_SAMPLE_MAX_GENS - 1 - b];
 	/* inactive, active; the test keeps -O3 from seeing a read past the table */
 	return b < 2 ? list_colors[(half ? 0 : 2) + b] : "#000000";
 }
@@ -1478,13 +1475,13 @@ static void panel_labels(FILE *f, struct plot *p)
 	if (p->legend_done)
 		return;
 	p->legend_done = true;
-	for (int k = 0; k < MAX_NR_GENS; k++) {
+	for (int k = 0; k < MMEMU_SAMPLE_MAX_GENS; k++) {
 		char name[32];
 
 		snprintf(name, sizeof(name), k ? "max_seq-%d" : "max_seq", k);
 		fprintf(f, "set label %d '\xe2\x96\xa0 %s%s' at screen 0.008, screen %.4f left "
 			   "font ',8' tc rgb '%s' front\n", 9000 + k, name,
-			k == 0 ? " (youngest)" : k == MAX_NR_GENS - 1 ? " (oldest)" : "",
+			k == 0 ? " (youngest)" : k == MMEMU_SAMPLE_MAX_GENS - 1 ? " (oldest)" : "",
 			1 - (14.0 + 13.0 * k) / p->height, gen_colors[k]);
 	}
 }
@@ -1505,7 +1502,7 @@ static void band_row(FILE *f, double t, const double *file, const double *anon, 
 }
 
 /* The plot command of the bands of datablock block that have pages (used[half][b]). */
-static void plot_bands(FILE *f, int block, bool gens, bool used[2][MAX_NR_GENS])
+static void plot_bands(FILE *f, int block, bool gens, bool used[2][MMEMU_SAMPLE_MAX_GENS])
 {
 	int nb = nr_bands(gens);
 
@@ -1531,12 +1528,12 @@ static void gens_panel(FILE *f, struct plot *p, const struct prun *r, const stru
 		       double ylo, double yhi)
 {
 	int nb = nr_bands(lv->gens), block = p->nblock++, mblock[NR_MARKS];
-	bool used[2][MAX_NR_GENS] = { { false } };
+	bool used[2][MMEMU_SAMPLE_MAX_GENS] = { { false } };
 	char *title;
 
 	fprintf(f, "$d%d << EOD\n", block);
 	for (int k = 0; k < lv->n; k++) {
-		double band[2][MAX_NR_GENS];
+		double band[2][MMEMU_SAMPLE_MAX_GENS];
 
 		for (int half = 0; half < 2; half++)
 			for (int b = 0; b < nb; b++) {
@@ -1601,7 +1598,7 @@ struct lkey {
  */
 static void all_at(const struct prun *r, int node, double t, double *file, double *anon)
 {
-	for (int b = 0; b < MAX_NR_GENS; b++)
+	for (int b = 0; b < MMEMU_SAMPLE_MAX_GENS; b++)
 		file[b] = anon[b] = 0;
 	for (int i = 0; i < r->nlv; i++) {
 		const struct lvec *lv = &r->lv[i];
@@ -1640,10 +1637,10 @@ static void all_range(const struct plot *p, const int *nodes, int nn, double *yl
 			const struct lvec *clock = node_clock(&p->runs[r], nodes[n]);
 
 			for (int k = 0; clock && k < clock->n; k++) {
-				double file[MAX_NR_GENS], anon[MAX_NR_GENS], fs = 0, as = 0;
+				double file[MMEMU_SAMPLE_MAX_GENS], anon[MMEMU_SAMPLE_MAX_GENS], fs = 0, as = 0;
 
 				all_at(&p->runs[r], nodes[n], clock->rows[k].t, file, anon);
-				for (int b = 0; b < MAX_NR_GENS; b++) {
+				for (int b = 0; b < MMEMU_SAMPLE_MAX_GENS; b++) {
 					fs += file[b];
 					as += anon[b];
 				}
@@ -1658,13 +1655,13 @@ static void gens_all(FILE *f, struct plot *p, const struct prun *r, int node, in
 		     double ylo, double yhi)
 {
 	const struct lvec *clock = node_clock(r, node);
-	bool gens = clock ? clock->gens : true, used[2][MAX_NR_GENS] = { { false } };
+	bool gens = clock ? clock->gens : true, used[2][MMEMU_SAMPLE_MAX_GENS] = { { false } };
 	int block = p->nblock++, nb = nr_bands(gens);
 	char *title;
 
 	fprintf(f, "$d%d << EOD\n", block);
 	for (int k = 0; clock && k < clock->n; k++) {
-		double file[MAX_NR_GENS], anon[MAX_NR_GENS];
+		double file[MMEMU_SAMPLE_MAX_GENS], anon[MMEMU_SAMPLE_MAX_GENS];
 
 		all_at(r, node, clock->rows[k].t, file, anon);
 		for (int b = 0; b < nb; b++) {

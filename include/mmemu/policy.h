@@ -562,6 +562,12 @@ static inline bool root_reclaim(const struct scan_control *sc)
 
 /* ---- the policy ---- */
 
+/*
+ * The generations a "gens" sample row (sample_state below) carries at most:
+ * the multi-gen LRU's MAX_NR_GENS; mmemu plot and view draw that many.
+ */
+#define MMEMU_SAMPLE_MAX_GENS 4
+
 /* Output sink for print_state (teaching dumps) and sample_state (text pieces). */
 typedef void (*policy_print_fn)(void *ctx, const char *line);
 /* One counter of report_stats: its name and value. */
@@ -644,7 +650,7 @@ struct reclaim_policy {
 	 * as text pieces (", \"max_seq\": 7, ..."), in a row of kind
 	 * sample_kind. Without it a row has the four LRU list sizes ("lists").
 	 */
-	const char *sample_kind;
+	const char *sample_kind;	/* "gens": at most MMEMU_SAMPLE_MAX_GENS of them */
 	void (*sample_state)(const struct lruvec *lruvec, uint64_t now_ns, policy_print_fn out,
 			     void *ctx);
 

@@ -25,6 +25,7 @@ _Static_assert(LRU_GEN_WIDTH + LRU_REFS_WIDTH <= FOLIO_POLICY_WIDTH, "gen and re
 
 #define MIN_NR_GENS 2
 #define MAX_NR_GENS 4
+_Static_assert(MAX_NR_GENS == MMEMU_SAMPLE_MAX_GENS, "a gens sample row carries every generation");
 #define MAX_NR_TIERS 4
 #define MIN_LRU_BATCH 64
 #define MAX_LRU_BATCH 4096
