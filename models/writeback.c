@@ -456,10 +456,11 @@ static void wb_submit(struct bdi_writeback *wb, struct actor *a, struct address_
 }
 
 /*
- * write_cache_pages()' test after folio_lock(): the folio at index is still
- * there, dirty, not under writeback and not locked, or NULL.
+ * folio_prepare_writeback(), which write_cache_pages() runs after
+ * folio_lock(): the folio at index is still there (mapping unchanged),
+ * dirty, not under writeback and not locked (our folio_trylock), or NULL.
  */
-static struct folio *wb_folio_writable(struct address_space *as, uint64_t index)
+static struct folio *folio_prepare_writeback(struct address_space *as, uint64_t index)
 {
 	uint64_t entry = as->slots[index];
 	struct folio *folio;
@@ -499,7 +500,7 @@ static uint64_t writeback_file(struct bdi_writeback *wb, struct actor *a,
 			}
 			next = i + 1;
 			if (bio && (bio->nr == WB_BIO_PAGES || first + bio->nr != i) &&
-			    wb_folio_writable(as, i)) {
+			    folio_prepare_writeback(as, i)) {
 				/*
 				 * Submitting costs CPU time, in which another
 				 * writer (fsync, the flusher) or reclaim may take
@@ -508,7 +509,7 @@ static uint64_t writeback_file(struct bdi_writeback *wb, struct actor *a,
 				wb_submit(wb, a, as, bio, first);
 				bio = NULL;
 			}
-			folio = wb_folio_writable(as, i);
+			folio = folio_prepare_writeback(as, i);
 			if (!folio)
 				continue;
 			if (!bio) {
