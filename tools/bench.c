@@ -17,6 +17,7 @@
 #include "models/policy.h"
 #include "models/policy/loader.h"
 #include "models/vmscan.h"
+#include "models/writeback.h"
 #include "scenarios/scenario.h"
 #include "tools/child.h"
 #include "tools/bench.h"
@@ -119,7 +120,9 @@ static void bench_actor(struct actor *a, void *arg)
 int bench_boot(uint64_t pages, const struct reclaim_policy *policy, struct blockdev *dev,
 	       actor_fn fn, void *arg)
 {
-	int cpus[1] = { 4 };
+	/* the bench actor, kswapd, the device's flusher, the memcg stats flusher
+	 * and the timer on cores of their own: CPU time runs as a sleep */
+	int cpus[1] = { 8 };
 	struct bdev_params p;
 	struct machine m;
 	char *xml;
@@ -134,8 +137,18 @@ int bench_boot(uint64_t pages, const struct reclaim_policy *policy, struct block
 	free(xml);
 	blockdev_default_params(BDEV_NVME, &p);
 	blockdev_init(dev, "nvme", &p, 1);
+	/* dirty pages need the flusher, and memcg dirty limits the rstat flush,
+	 * as a scenario's machine has them (scenario_run) */
+	if (wb_create(dev)) {
+		fprintf(stderr, "mmemu: bench: setup failed\n");
+		return 1;
+	}
 	actor_create("bench", 0, fn, arg, false);
 	kswapd_run(0);
+	if (mem_cgroup_stats_flusher_start()) {
+		fprintf(stderr, "mmemu: bench: setup failed\n");
+		return 1;
+	}
 	engine_run(0);
 	return 0;
 }

@@ -91,7 +91,9 @@ static void replay_actor(struct actor *a, void *arg)
 			filemap_map_prefetch(t, f, req[PREFETCH_FAULT].page, true);
 
 		for (uint32_t i = 0; i < req->nr_pages; i++) {
-			int ret = filemap_map_access(a, t, f, req->page + i, req->write);
+			/* untimed, a write is an access: writeback needs time to pass */
+			int ret = filemap_map_access(a, t, f, req->page + i,
+						     req->write && !b->untimed);
 
 			if (ret < 0) {	/* OOM-killed: the cache cannot hold what one fault reads */
 				b->r.failed_at = (uint64_t)(req - b->tr->req) + 1;
@@ -332,9 +334,18 @@ int bench_trace(int argc, char **argv)
 	       "(%.1f MiB), %.2f s to read\n", path, format,
 	       tr.compressed ? " (zstd)" : "", tr.nr, (unsigned long long)tr.nr_objects,
 	       (unsigned long long)tr.nr_pages, (double)tr.nr_pages * 4096 / (1 << 20), load_s);
-	if (untimed)
+	if (untimed) {
+		size_t writes = 0;
+
+		for (size_t i = 0; i < tr.nr; i++)
+			writes += tr.req[i].write;
 		printf("no timing: miss ratio only; the model's decisions without IO waits or CPU "
 		       "costs (simulated time does not pass), so faster than a timed replay\n");
+		if (writes)
+			printf("no timing: the %zu writes replay as reads (no dirty pages: their "
+			       "writeback needs simulated time)\n",
+			       writes);
+	}
 	else
 		printf("timed: each miss an NVMe read, the model's CPU costs; a miss is a request "
 		       "that took a major fault\n");
