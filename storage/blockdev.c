@@ -84,6 +84,40 @@ void blockdev_init(struct blockdev *d, const char *name, const struct bdev_param
 		d->p.nr_channels = 1;
 	if (d->p.nr_channels > BDEV_MAX_CHANNELS)
 		d->p.nr_channels = BDEV_MAX_CHANNELS;
+	/* all free at 0: index order is a heap (a parent's index is below its children's) */
+	for (unsigned int i = 0; i < d->p.nr_channels; i++)
+		d->chan_heap[i] = (uint16_t)i;
+}
+
+/* The channel at heap slot a frees up before the one at slot b (lower index on ties). */
+static bool chan_before(const struct blockdev *d, unsigned int a, unsigned int b)
+{
+	uint16_t ca = d->chan_heap[a], cb = d->chan_heap[b];
+
+	return d->chan_free_ns[ca] < d->chan_free_ns[cb] ||
+	       (d->chan_free_ns[ca] == d->chan_free_ns[cb] && ca < cb);
+}
+
+/* The root channel's free time grew: sift it down to its place. */
+static void chan_sift_down(struct blockdev *d)
+{
+	unsigned int n = d->p.nr_channels, i = 0;
+
+	for (;;) {
+		unsigned int l = 2 * i + 1, r = l + 1, m = i;
+		uint16_t t;
+
+		if (l < n && chan_before(d, l, m))
+			m = l;
+		if (r < n && chan_before(d, r, m))
+			m = r;
+		if (m == i)
+			return;
+		t = d->chan_heap[i];
+		d->chan_heap[i] = d->chan_heap[m];
+		d->chan_heap[m] = t;
+		i = m;
+	}
 }
 
 void blockdev_exit(struct blockdev *d)
@@ -252,16 +286,15 @@ uint64_t blockdev_submit(struct blockdev *d, enum bio_op op, uint64_t sector,
 		return done;
 	}
 	/* NVMe: the earliest free channel serves the IO (lowest index on ties). */
-	for (unsigned int i = 1; i < d->p.nr_channels; i++)
-		if (d->chan_free_ns[i] < d->chan_free_ns[c])
-			c = i;
+	c = d->chan_heap[0];
 	start = d->chan_free_ns[c] > now_ns ? d->chan_free_ns[c] : now_ns;
 	/* Payload moves over one shared path at the device bandwidth. */
 	xfer_end = (d->pipe_free_ns > start ? d->pipe_free_ns : start) +
 		   bytes * NSEC_PER_SEC / bw;
 	d->pipe_free_ns = xfer_end;
 	done = xfer_end + lat;
-	d->chan_free_ns[c] = done;
+	d->chan_free_ns[c] = done;	/* >= its old value: start is at least that */
+	chan_sift_down(d);
 	account(d, op, nr_pages, now_ns, start, done);
 	d->st.service_ns += delay;
 	done += delay;

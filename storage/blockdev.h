@@ -68,6 +68,8 @@ struct blockdev {
 	char name[48];			/* scenario name (scenarios/run.c: every one fits) */
 	struct bdev_params p;		/* model parameters */
 	uint64_t chan_free_ns[BDEV_MAX_CHANNELS];	/* when each channel frees up */
+	/* the channels as a min-heap on (chan_free_ns, index): the root serves next */
+	uint16_t chan_heap[BDEV_MAX_CHANNELS];
 	uint64_t pipe_free_ns;		/* when the shared transfer path frees up */
 	uint64_t busy_until_ns;		/* end of the current busy period */
 	struct bdev_stats st;		/* counters for the results */
