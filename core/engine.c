@@ -209,6 +209,11 @@ void engine_reserve_actors(int node, int nr)
 	h->nr_reserved += nr;
 }
 
+size_t engine_nr_actors(void)
+{
+	return eng.nr_actors;
+}
+
 uint64_t engine_nr_late_overcommits(void)
 {
 	return eng.nr_late_overcommits;
@@ -722,7 +727,12 @@ void timer_add(uint64_t when_ns, timer_fn fn, void *arg)
 {
 	size_t i;
 
-	if (!eng.timer_actor) {
+	/*
+	 * Tested on the queue, set before the creation: creating an actor is a
+	 * simcall, so another actor may run timer_add() before it returns, and
+	 * it must not make a second timer actor (fuzz seed 13, case 2359).
+	 */
+	if (!eng.timer_wq) {
 		eng.timer_wq = waitq_create();
 		eng.timer_actor = actor_create_on("timer", 0, timer_actor_fn, NULL, true, true);
 	}

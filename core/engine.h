@@ -98,6 +98,8 @@ struct actor *actor_create(const char *name, int node, actor_fn fn, void *arg,
  */
 void engine_reserve_actors(int node, int nr);
 uint64_t engine_nr_late_overcommits(void);
+/* Actors created since engine_init(), the lazily made timer actor included. */
+size_t engine_nr_actors(void);
 /* Sleeps that moved the clock without SimGrid (see actor_defer() in engine.c). */
 uint64_t engine_nr_deferred(void);
 

@@ -1004,6 +1004,43 @@ static void late_creator_fn(struct actor *a, void *arg)
 	ck_assert_ptr_nonnull(actor_create("late2", 0, idle_fn, NULL, false));
 }
 
+/*
+ * Two actors add the first timers at the same instant. Creating the timer
+ * actor is a simcall, so the second runs timer_add() before the first's
+ * creation returns: one timer actor must serve both.
+ */
+static void first_timer_cb(void *arg, uint64_t now_ns)
+{
+	(void)now_ns;
+	(*(int *)arg)++;
+}
+
+static void first_timer_adder_fn(struct actor *a, void *arg)
+{
+	timer_add(NSEC_PER_MSEC, first_timer_cb, arg);
+	actor_sleep_ns(a, 2 * NSEC_PER_MSEC);
+}
+
+static void two_first_timers_fn(struct actor *a, void *arg)
+{
+	ck_assert_ptr_nonnull(actor_create("adder1", 0, first_timer_adder_fn, arg, false));
+	ck_assert_ptr_nonnull(actor_create("adder2", 0, first_timer_adder_fn, arg, false));
+	actor_sleep_ns(a, 3 * NSEC_PER_MSEC);
+}
+
+START_TEST(test_one_timer_actor_for_racing_first_timers)
+{
+	static int fired;
+
+	boot_one_node(4);
+	harness_run_actor(two_first_timers_fn, &fired);
+	ck_assert_int_eq(fired, 2);
+	/* the test actor, the two adders and one timer actor */
+	ck_assert_uint_eq(engine_nr_actors(), 4);
+	ck_assert_uint_eq(engine_nr_late_overcommits(), 0);
+}
+END_TEST
+
 START_TEST(test_late_actor_over_cores_is_counted)
 {
 	boot_one_node(3);
@@ -1088,6 +1125,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, test_cpu_then_io_wait_on_own_core);
 	tcase_add_test(tc, test_cpu_then_io_wait_on_shared_core);
 	tcase_add_test(tc, test_late_actor_over_cores_is_counted);
+	tcase_add_test(tc, test_one_timer_actor_for_racing_first_timers);
 	tcase_add_test(tc, test_reserved_late_actors_are_not_counted);
 	tcase_add_test(tc, test_check_every_n_quiescent_points);
 	tcase_add_test(tc, test_failed_check_ends_the_run);
