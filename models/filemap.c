@@ -1,19 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Page cache and anonymous memory, as in mm/filemap.c, mm/readahead.c and
- * mm/memory.c: read() marks pages accessed, mapped accesses only set the
- * young bit, misses allocate, charge, read (with readahead or mmap
- * read-around) and wait for the device.
+ * The page cache, as in mm/filemap.c and mm/readahead.c: read() marks pages
+ * accessed, mapped accesses only set the young bit, misses allocate,
+ * charge, read (with readahead or mmap read-around) and wait for the
+ * device. Anonymous faults are in memory.c, mappings in mmap.c, tasks in
+ * task.c.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "models/costs.h"
+#include "models/internal.h"
 #include "models/memory.h"
 #include "models/page_io.h"
 #include "models/policy.h"
-#include "models/swap.h"
 #include "models/vmscan.h"
 #include "models/writeback.h"
 
@@ -59,38 +60,6 @@ static void folio_wait_locked(struct actor *a, uint32_t idx)
 		psi_memstall_leave(a, &pflags);
 }
 
-static int mapping_register(struct address_space *as)
-{
-	struct address_space **n = realloc(mm.mappings,
-		(mm.nr_mappings + 1) * sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	mm.mappings = n;
-	as->id = mm.nr_mappings;
-	n[mm.nr_mappings++] = as;
-	return 0;
-}
-
-struct task *task_create(const char *name, struct mem_cgroup *memcg, int nid)
-{
-	struct task *t;
-
-	if (mm.nr_tasks >= MAX_TASKS || strlen(name) >= sizeof(t->name))
-		return NULL;	/* a cut name could be another task's */
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		return NULL;
-	t->id = ++mm.last_task_id;
-	memcpy(t->name, name, strlen(name) + 1);
-	t->memcg = memcg;
-	t->nid = nid;
-	/* lru_gen_add_mm(): a new mm is walked by the next iteration (force_scan) */
-	t->lru_gen_bitmap = 0xff;
-	mm.tasks[mm.nr_tasks++] = t;
-	return t;
-}
-
 struct address_space *file_create(const char *name, uint64_t nr_pages,
 				  struct blockdev *bdev, uint64_t bdev_start, bool exec)
 {
@@ -124,249 +93,6 @@ struct address_space *file_create(const char *name, uint64_t nr_pages,
 	return as;
 }
 
-struct address_space *anon_region_create(struct task *t, const char *name,
-					 uint64_t nr_pages)
-{
-	struct address_space *as = strlen(name) < sizeof(as->name) ? calloc(1, sizeof(*as)) : NULL;
-	uint32_t *r;
-
-	if (!as)
-		return NULL;	/* out of memory, or a name that does not fit: never cut */
-	as->type = AS_ANON;
-	memcpy(as->name, name, strlen(name) + 1);
-	as->nr_pages = nr_pages;
-	as->slots = calloc(nr_pages, sizeof(*as->slots));
-	as->ptes = calloc(nr_pages, sizeof(*as->ptes));
-	as->page_version = calloc(nr_pages ? nr_pages : 1, sizeof(*as->page_version));
-	as->owner = t;
-	as->vm_flags = advice_vm_flags(t->advice);	/* madvise() right after mmap() */
-	r = realloc(t->regions, (size_t)(t->nr_regions + 1) * sizeof(*r));
-	if (!as->slots || !as->ptes || !as->page_version || !r || mapping_register(as)) {
-		free(as->slots);
-		free(as->ptes);
-		free(as->page_version);
-		free(as);
-		if (r)
-			t->regions = r;
-		return NULL;
-	}
-	t->regions = r;
-	r[t->nr_regions++] = as->id;
-	return as;
-}
-
-void anon_region_zap(struct address_space *as)
-{
-	for (uint64_t i = 0; i < as->nr_pages; i++) {
-		uint64_t entry = as->slots[i];
-		struct folio *folio;
-
-		if (!entry)
-			continue;
-		as->page_version[i] = 0;	/* the data goes; a new fault reads zeroes */
-		if (xa_is_value(entry)) {
-			swap_zap_entry(as, i);
-			continue;
-		}
-		folio = folio_of((uint32_t)entry);
-		if (folio_test_swapcache(folio)) {
-			swap_free(folio->private);
-			delete_from_swap_cache(folio);
-		}
-		if (folio_test_writeback(folio)) {
-			/* still being written: an orphan that reclaim frees later */
-			folio->mapping = 0;
-			folio->index = 0;
-			as->slots[i] = 0;
-			as->ptes[i] = 0;
-			as->owner->rss_anon--;
-			as->nr_resident--;
-			continue;
-		}
-		/* reclaim never sleeps with folios isolated, so this one is listed */
-		if (folio_test_lru(folio))
-			mm.policy->folio_del(folio_lruvec(folio), folio);
-		if (folio_test_swapcache(folio)) {
-			swap_free(folio->private);
-			delete_from_swap_cache(folio);
-		}
-		as->slots[i] = 0;
-		as->ptes[i] = 0;
-		as->owner->rss_anon--;
-		as->nr_resident--;
-		free_folio(folio);
-	}
-}
-
-void task_free_anon(struct task *t)
-{
-	for (int i = 0; i < t->nr_regions; i++)
-		anon_region_zap(mm.mappings[t->regions[i]]);
-}
-
-/* A PTE of f's page `index` appears in one more mm: NR_FILE_MAPPED counts pages. */
-static void file_map_pte(struct address_space *f, uint64_t index, struct folio *folio)
-{
-	if (!(*lazy_u16_ptr(&f->mapcount, index))++)
-		mod_lruvec_state(folio_lruvec(folio), NR_FILE_MAPPED, 1);
-}
-
-/* ... and one less (zap or unmap) */
-static void file_unmap_pte(struct address_space *f, uint64_t index, struct folio *folio)
-{
-	if (!--*lazy_u16_ptr(&f->mapcount, index))
-		mod_lruvec_state(folio_lruvec(folio), NR_FILE_MAPPED, -1);
-}
-
-/*
- * unmap_vmas() of one file mapping (zap_pte_range): the dirty bit moves to
- * the folio and a young PTE marks the folio accessed (vma_has_recency());
- * then the mapping leaves the file's i_mmap.
- */
-static void unmap_vma(struct vm_area *vma)
-{
-	struct address_space *f = vma->file;
-	struct vm_area **p;
-
-	for (uint64_t i = 0; i < f->nr_pages; i++) {
-		uint8_t pte = vma->ptes[i];
-		struct folio *folio;
-
-		if (!(pte & PTE_PRESENT))
-			continue;
-		folio = folio_of((uint32_t)f->slots[i]);
-		vma->ptes[i] = 0;
-		file_unmap_pte(f, i, folio);
-		if (pte & PTE_DIRTY)
-			folio_mark_dirty(folio);
-		/* zap_present_folio_ptes(): only a mapping with recency passes
-		 * its young bit on (before 6.3: any but VM_SEQ_READ) */
-		if ((pte & PTE_YOUNG) && zap_young_counts(mm.kernel, vma->vm_flags) &&
-		    folio_test_lru(folio))
-			mm.policy->folio_mark_accessed(folio);
-	}
-	for (p = &f->i_mmap; *p; p = &(*p)->i_mmap_next)
-		if (*p == vma) {
-			*p = vma->i_mmap_next;
-			break;
-		}
-	free(vma->ptes);
-	free(vma);
-}
-
-/* exit_mmap() and the rest of __mmput(): the task's memory and its struct */
-static uint64_t task_teardown(struct actor *a, struct task *t)
-{
-	uint64_t freed = t->rss_anon;
-	int i;
-
-	/* the anonymous memory, then the regions themselves */
-	task_free_anon(t);
-	for (i = 0; i < t->nr_regions; i++) {
-		struct address_space *as = mm.mappings[t->regions[i]];
-
-		free(as->slots);
-		free(as->ptes);
-		free(as->page_version);
-		as->slots = NULL;
-		as->ptes = NULL;
-		as->page_version = NULL;
-		as->nr_pages = 0;
-		as->owner = NULL;
-	}
-	/* and its file mappings, each with its own PTEs */
-	for (i = 0; i < t->nr_vmas; i++)
-		unmap_vma(t->vmas[i]);
-	if (a)
-		actor_charge_sys(a, freed * COST_FREE_FOLIO_NS);
-	free(t->regions);
-	free(t->vmas);
-	free(t);
-	return freed;
-}
-
-uint64_t task_exit(struct actor *a, struct task *t)
-{
-	int i;
-
-	/* release_task(): the pid goes; the others keep their order */
-	for (i = 0; i < mm.nr_tasks; i++)
-		if (mm.tasks[i] == t)
-			break;
-	if (i < mm.nr_tasks) {
-		memmove(&mm.tasks[i], &mm.tasks[i + 1],
-			(size_t)(mm.nr_tasks - i - 1) * sizeof(mm.tasks[0]));
-		mm.nr_tasks--;
-	}
-	t->exited = true;
-	/* mmput(): a page-table walker holding the mm frees it when done */
-	if (t->users)
-		return 0;
-	return task_teardown(a, t);
-}
-
-void task_get(struct task *t)
-{
-	t->users++;
-}
-
-void task_put(struct actor *a, struct task *t)
-{
-	if (!--t->users && t->exited)
-		task_teardown(a, t);
-}
-
-/* mmap() of f by t: a new mapping on the task's list and the file's i_mmap. */
-static struct vm_area *vma_create(struct task *t, struct address_space *f)
-{
-	struct vm_area *vma = calloc(1, sizeof(*vma));
-	struct vm_area **n;
-
-	if (!vma)
-		return NULL;
-	vma->ptes = calloc(f->nr_pages ? f->nr_pages : 1, sizeof(*vma->ptes));
-	host_hugepage_hint(vma->ptes, f->nr_pages);
-	n = realloc(t->vmas, (size_t)(t->nr_vmas + 1) * sizeof(*n));
-	if (!vma->ptes || !n) {
-		free(vma->ptes);
-		free(vma);
-		if (n)
-			t->vmas = n;
-		return NULL;
-	}
-	vma->task = t;
-	vma->file = f;
-	vma->vm_flags = advice_vm_flags(t->advice);	/* madvise() right after mmap() */
-	vma->i_mmap_next = f->i_mmap;
-	f->i_mmap = vma;
-	t->vmas = n;
-	n[t->nr_vmas++] = vma;
-	return vma;
-}
-
-/* find_vma(): the task's mapping of f, made on first use (NULL: no memory) */
-static struct vm_area *task_file_vma(struct task *t, struct address_space *f)
-{
-	struct vm_area *vma = t->last_vma;
-
-	if (vma && vma->file == f)
-		return vma;
-	vma = NULL;
-	for (int i = 0; i < t->nr_vmas; i++)
-		if (t->vmas[i]->file == f)
-			vma = t->vmas[i];
-	if (!vma)
-		vma = vma_create(t, f);
-	if (vma)
-		t->last_vma = vma;
-	return vma;
-}
-
-struct vm_area *task_mmap_file(struct task *t, struct address_space *f)
-{
-	return task_file_vma(t, f);
-}
-
 /* ---- page cache reads ---- */
 
 /* bdi->ra_pages is 0 (queue/read_ahead_kb = 0): f_ra.ra_pages too, no readahead */
@@ -379,11 +105,6 @@ static bool ra_off(const struct address_space *f)
 static uint64_t ra_pages(const struct task *t)
 {
 	return t->advice == ADVICE_SEQUENTIAL ? RA_MAX_PAGES_SEQ : RA_MAX_PAGES;
-}
-
-static uint64_t access_cost(struct actor *a, const struct folio *folio, uint64_t ns)
-{
-	return numa_access_cost(a->node, folio->nid, ns);
 }
 
 /*
@@ -914,56 +635,3 @@ void filemap_map_prefetch(const struct task *t, const struct address_space *f, u
 		__builtin_prefetch(&((const uint16_t *)f->mapcount.base)[index], 1);
 }
 
-int anon_access(struct actor *a, struct task *t, struct address_space *as,
-		uint64_t index, bool write)
-{
-	uint8_t *pte = &as->ptes[index];
-	struct folio *folio;
-	uint32_t idx;
-
-	t->lru_gen_bitmap = 0xff;	/* lru_gen_use_mm() */
-	if (*pte & PTE_PRESENT) {
-		folio = folio_of((uint32_t)as->slots[index]);
-		if (write && !(*pte & PTE_DIRTY))
-			folio_inc_version(folio);	/* new data since it was last clean */
-		*pte |= PTE_YOUNG | (write ? PTE_DIRTY : 0);
-		actor_charge_user(a, access_cost(a, folio, COST_MMAP_HIT_NS));
-		return ACCESS_HIT;
-	}
-	if (t->oom_killed)
-		return -EINTR;
-	if (as->slots[index] && xa_is_value(as->slots[index]))
-		return do_swap_page(a, t, as, index, write);
-	/* do_anonymous_page(): a zeroed page */
-	count_vm_events(PGFAULT, 1);
-	count_memcg_events(t->memcg, PGFAULT, 1);
-	idx = alloc_charge_folio(a, t, t->memcg);
-	if (!idx)
-		return -EINTR;
-	if ((*pte & PTE_PRESENT) || as->slots[index]) {
-		/*
-		 * pte_none() no longer holds: another thread of the task (or of
-		 * a task sharing the region) faulted it in while this one slept
-		 * in reclaim, and it may even be swapped out again. Drop ours and
-		 * take the fault again, as do_anonymous_page() does.
-		 */
-		__free_folio(folio_of(idx));
-		return anon_access(a, t, as, index, write);
-	}
-	folio = folio_of(idx);
-	folio->mapping = as->id;
-	folio->index = (uint32_t)index;
-	folio_set_swapbacked(folio);
-	folio_set_uptodate(folio);
-	as->slots[index] = idx;
-	as->nr_resident++;
-	*pte = PTE_PRESENT | PTE_YOUNG | (write ? PTE_DIRTY : 0);
-	t->rss_anon++;
-	mod_lruvec_state(folio_lruvec(folio), NR_ANON_MAPPED, 1);
-	mm.in_lru_fault = vma_has_recency(as->vm_flags);	/* lru_gen_enter_fault() */
-	folio_add_lru(folio, 0);
-	mm.in_lru_fault = false;
-	actor_charge_sys(a, COST_MINOR_FAULT_NS + COST_CLEAR_PAGE_NS);
-	actor_charge_user(a, access_cost(a, folio, COST_MMAP_HIT_NS));
-	return ACCESS_NEW;
-}
