@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "scenarios/result.h"
+#include "scenarios/result_commit.h"	/* MMEMU_COMMIT, generated */
 
 void result_init(struct run_result *r)
 {
@@ -379,20 +380,135 @@ out:
 	return m;
 }
 
-int result_file_write(const Mmemu__Invocation *inv, FILE *f)
+/* ---- the saved file: a length-delimited stream ---- */
+
+/* The varint of v at p (at most 10 bytes); its length. */
+static size_t put_varint(uint8_t *p, uint64_t v)
 {
-	size_t len = mmemu__invocation__get_packed_size(inv);
-	uint8_t head[RESULT_FILE_MAGIC_LEN + 8], *buf = malloc(len + 1);
+	size_t n = 0;
+
+	do {
+		p[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+	return n;
+}
+
+/*
+ * The varint at buf[*pos], *pos moved past it: 0, or -1 when the bytes end
+ * inside it (-2 when it runs past 10 bytes, no length protobuf writes).
+ */
+static int get_varint(const uint8_t *buf, size_t len, size_t *pos, uint64_t *v)
+{
+	*v = 0;
+	for (int shift = 0; shift < 70; shift += 7) {
+		uint8_t b;
+
+		if (*pos >= len)
+			return -1;
+		b = buf[(*pos)++];
+		*v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return 0;
+	}
+	return -2;
+}
+
+/* One message as protobuf's writeDelimitedTo() writes it: its length as a varint, then it. */
+static int write_delimited(const ProtobufCMessage *m, FILE *f)
+{
+	size_t len = protobuf_c_message_get_packed_size(m), n;
+	uint8_t head[10], *buf = malloc(len + 1);
 	int rc = 0;
 
 	if (!buf)
 		return -ENOMEM;
-	memcpy(head, RESULT_FILE_MAGIC, RESULT_FILE_MAGIC_LEN);
-	put_le(head + RESULT_FILE_MAGIC_LEN, len, 8);
-	mmemu__invocation__pack(inv, buf);
-	if (fwrite(head, 1, sizeof(head), f) != sizeof(head) || fwrite(buf, 1, len, f) != len)
+	protobuf_c_message_pack(m, buf);
+	n = put_varint(head, len);
+	if (fwrite(head, 1, n, f) != n || fwrite(buf, 1, len, f) != len)
 		rc = -EIO;
 	free(buf);
+	return rc;
+}
+
+int result_file_write(const Mmemu__Invocation *inv, FILE *f)
+{
+	Mmemu__Header h = MMEMU__HEADER__INIT;
+	int rc;
+
+	h.format = (char *)RESULT_FILE_FORMAT;
+	h.schema_version = RESULT_FILE_SCHEMA;
+	h.mmemu_commit = (char *)MMEMU_COMMIT;
+	rc = write_delimited(&h.base, f);
+	return rc ? rc : write_delimited(&inv->base, f);
+}
+
+/*
+ * The next delimited message of buf at *pos: its bytes in *msg, *mlen; 0 or
+ * -1 with why ("truncated: ...") naming it as what.
+ */
+static int next_delimited(const uint8_t *buf, size_t len, size_t *pos, const char *what,
+			  const uint8_t **msg, size_t *mlen, char *why, size_t whylen)
+{
+	size_t at = *pos;
+	uint64_t want;
+	int rc = get_varint(buf, len, pos, &want);
+
+	if (rc == -1) {
+		snprintf(why, whylen, "truncated: %zu bytes, the %s's length is cut at byte %zu", len,
+			 what, at);
+		return -1;
+	}
+	if (rc) {
+		snprintf(why, whylen, "corrupt: the %s's length at byte %zu is no varint", what, at);
+		return -1;
+	}
+	if (len - *pos < want) {
+		snprintf(why, whylen, "truncated: %zu bytes, the %s promises %llu", len, what,
+			 (unsigned long long)(*pos + want));
+		return -1;
+	}
+	*msg = buf + *pos;
+	*mlen = (size_t)want;
+	*pos += (size_t)want;
+	return 0;
+}
+
+/* The Header at buf[*pos]: 0, or -1 with why when the file is not a saved file of this schema. */
+static int check_header(const uint8_t *buf, size_t len, size_t *pos, char *why, size_t whylen)
+{
+	const uint8_t *msg;
+	size_t mlen;
+	Mmemu__Header *h;
+	int rc = -1;
+
+	if (!len) {
+		snprintf(why, whylen, "not an mmemu result file (empty)");
+		return -1;
+	}
+	if (len >= strlen(RESULT_FILE_OLD_MAGIC) &&
+	    !memcmp(buf, RESULT_FILE_OLD_MAGIC, strlen(RESULT_FILE_OLD_MAGIC))) {
+		snprintf(why, whylen, "a result file of the old form (%s, schema 1), which this mmemu "
+			 "no longer reads: regenerate it with `mmemu run ... --out FILE`",
+			 RESULT_FILE_OLD_MAGIC);
+		return -1;
+	}
+	if (next_delimited(buf, len, pos, "header", &msg, &mlen, why, whylen)) {
+		/* a foreign file's first bytes read as a length are most often too long */
+		snprintf(why, whylen, "not an mmemu result file (no mmemu.Header first)");
+		return -1;
+	}
+	h = mmemu__header__unpack(NULL, mlen, msg);
+	if (!h || strcmp(h->format, RESULT_FILE_FORMAT))
+		snprintf(why, whylen, "not an mmemu result file (no mmemu.Header first)");
+	else if (h->schema_version != RESULT_FILE_SCHEMA)
+		snprintf(why, whylen, "schema version %u (written by mmemu %s), this mmemu reads "
+			 "version %u: regenerate it with `mmemu run ... --out FILE`",
+			 h->schema_version, h->mmemu_commit, RESULT_FILE_SCHEMA);
+	else
+		rc = 0;
+	if (h)
+		mmemu__header__free_unpacked(h, NULL);
 	return rc;
 }
 
@@ -424,31 +540,23 @@ static uint8_t *slurp(FILE *f, size_t *len)
 
 Mmemu__Invocation *result_file_parse(const uint8_t *buf, size_t len, char *why, size_t whylen)
 {
-	const size_t head = RESULT_FILE_MAGIC_LEN + 8;
 	Mmemu__Invocation *inv;
-	uint64_t want;
+	const uint8_t *msg;
+	size_t pos = 0, mlen;
 
-	if (len < RESULT_FILE_MAGIC_LEN || memcmp(buf, RESULT_FILE_MAGIC, RESULT_FILE_MAGIC_LEN)) {
-		snprintf(why, whylen, "not an mmemu result file (no %s header)", RESULT_FILE_MAGIC);
+	if (check_header(buf, len, &pos, why, whylen))
+		return NULL;
+	if (pos == len) {
+		snprintf(why, whylen, "truncated: %zu bytes, a header and no results", len);
 		return NULL;
 	}
-	if (len < head) {
-		snprintf(why, whylen, "truncated: %zu bytes, shorter than the %zu-byte header", len,
-			 head);
+	if (next_delimited(buf, len, &pos, "results", &msg, &mlen, why, whylen))
+		return NULL;
+	if (pos != len) {
+		snprintf(why, whylen, "%zu bytes after the end of the results", len - pos);
 		return NULL;
 	}
-	want = get_le(buf + RESULT_FILE_MAGIC_LEN, 8);
-	if (len - head < want) {
-		snprintf(why, whylen, "truncated: %zu bytes, the header promises %llu", len,
-			 (unsigned long long)(want + head));
-		return NULL;
-	}
-	if (len - head > want) {
-		snprintf(why, whylen, "%llu bytes after the end of the results",
-			 (unsigned long long)(len - head - want));
-		return NULL;
-	}
-	inv = mmemu__invocation__unpack(NULL, (size_t)want, buf + head);
+	inv = mmemu__invocation__unpack(NULL, mlen, msg);
 	if (!inv)
 		snprintf(why, whylen, "corrupt: the results do not decode");
 	return inv;

@@ -90,11 +90,17 @@ int result_send(const struct run_result *r, FILE *f);
  */
 Mmemu__Run *result_recv(FILE *f);
 
-/* A saved file: the magic, the length (8 bytes little-endian), a packed mmemu.Invocation. */
-#define RESULT_FILE_MAGIC "MMEMUPB1"
-#define RESULT_FILE_MAGIC_LEN 8
+/*
+ * A saved file: a length-delimited protobuf stream (varint length, message),
+ * an mmemu.Header, then the mmemu.Invocation. RESULT_FILE_SCHEMA counts the
+ * file's forms: 1 was "MMEMUPB1" + an 8-byte length + the Invocation, with
+ * the samples as JSON text (refused now: regenerate with run --out).
+ */
+#define RESULT_FILE_FORMAT "mmemu.results"
+#define RESULT_FILE_SCHEMA 2
+#define RESULT_FILE_OLD_MAGIC "MMEMUPB1"
 
-/* Writes inv as a saved file. 0 or -errno. */
+/* Writes inv as a saved file (its Header names this build's commit). 0 or -errno. */
 int result_file_write(const Mmemu__Invocation *inv, FILE *f);
 /*
  * Reads a saved file; NULL with the reason in why ("not an mmemu result

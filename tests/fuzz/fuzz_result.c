@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * libFuzzer target: the readers of saved results (scenarios/result.c):
- * result_file_read() on a saved file (MMEMUPB1, a length and an
- * mmemu.Invocation) as `mmemu report` and `mmemu plot` read it, then what
+ * result_file_read() on a saved file (a length-delimited stream: an
+ * mmemu.Header, then an mmemu.Invocation) as `mmemu report` and `mmemu plot` read it, then what
  * report prints of it (tools/output.c: text, JSON, CSV, and the summaries
  * over seeds of tools/summary.c); and result_recv() on the same bytes, the
  * record a run child sends its parent. A writer that refuses the file says
