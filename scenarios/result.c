@@ -26,7 +26,7 @@ void result_free(struct run_result *r)
 	free(r->kernel);
 	free(r->dump);
 	for (int i = 0; i < r->nr_samples; i++)
-		free(r->samples[i]);
+		mmemu__sample__free_unpacked(r->samples[i], NULL);
 	free(r->samples);
 	memset(r, 0, sizeof(*r));
 }
@@ -120,25 +120,221 @@ void result_dump_append(struct run_result *r, const char *line)
 	r->dump_len += n + 1;
 }
 
-void result_add_sample(struct run_result *r, const char *json)
+/* A deep copy of s: packed, then unpacked, so that mmemu__sample__free_unpacked() frees it. */
+static Mmemu__Sample *sample_dup(const Mmemu__Sample *s)
 {
-	if (r->on_sample)
-		r->on_sample(r->on_sample_ctx, json);
+	size_t len = mmemu__sample__get_packed_size(s);
+	uint8_t *buf = malloc(len + 1);
+	Mmemu__Sample *d;
+
+	if (!buf)
+		abort();	/* host out of memory */
+	mmemu__sample__pack(s, buf);
+	d = mmemu__sample__unpack(NULL, len, buf);
+	free(buf);
+	if (!d)
+		abort();	/* host out of memory: what was just packed decodes */
+	return d;
+}
+
+void result_add_sample(struct run_result *r, const Mmemu__Sample *s)
+{
+	if (r->on_sample) {
+		char *text = result_sample_text(s);
+
+		if (!text)
+			abort();	/* host out of memory */
+		r->on_sample(r->on_sample_ctx, text);
+		free(text);
+	}
 	if (r->samples_unsaved)
 		return;
 	if (r->nr_samples == r->cap_samples) {
 		int cap = r->cap_samples ? 2 * r->cap_samples : 64;
-		char **n = realloc(r->samples, (size_t)cap * sizeof(*n));
+		Mmemu__Sample **n = realloc(r->samples, (size_t)cap * sizeof(*n));
 
 		if (!n)
 			abort();	/* host out of memory */
 		r->samples = n;
 		r->cap_samples = cap;
 	}
-	r->samples[r->nr_samples] = strdup(json);
-	if (!r->samples[r->nr_samples])
-		abort();
-	r->nr_samples++;
+	r->samples[r->nr_samples++] = sample_dup(s);
+}
+
+/* ---- a sample as JSON ---- */
+
+/* A name inside a JSON string: quotes, backslashes and control characters escaped. */
+static void json_escape(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* "/NAME": a memcg's path as the rows print it */
+static void json_memcg(FILE *f, const char *sep, const char *name)
+{
+	fprintf(f, "%s\"/", sep);
+	json_escape(f, name);
+	fputc('"', f);
+}
+
+static void json_stats(FILE *f, const Mmemu__StatsRow *row)
+{
+	fprintf(f, ", \"free_pages\": [");
+	for (size_t i = 0; i < row->n_free_pages; i++)
+		fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)row->free_pages[i]);
+	fprintf(f, "], \"pgscan\": %llu, \"pgsteal\": %llu, \"workingset_refault_anon\": %llu, "
+		   "\"workingset_refault_file\": %llu, \"memory_current\": {",
+		(unsigned long long)row->pgscan, (unsigned long long)row->pgsteal,
+		(unsigned long long)row->workingset_refault_anon,
+		(unsigned long long)row->workingset_refault_file);
+	for (size_t i = 0; i < row->n_memcgs; i++) {
+		json_memcg(f, i ? ", " : "", row->memcgs[i]->name);
+		fprintf(f, ": %llu", (unsigned long long)row->memcgs[i]->memory_current);
+	}
+	/* each memcg's parent (the root is "/"), so that a sum over memcgs counts a page once */
+	fprintf(f, "}, \"memcg_parent\": {");
+	for (size_t i = 0, n = 0; i < row->n_memcgs; i++) {
+		if (!row->memcgs[i]->has_parent)
+			continue;
+		json_memcg(f, n++ ? ", " : "", row->memcgs[i]->name);
+		json_memcg(f, ": ", row->memcgs[i]->parent);
+	}
+	fprintf(f, "}, \"memory_stat\": {");
+	for (size_t i = 0; i < row->n_memcgs; i++) {
+		const Mmemu__MemcgSample *m = row->memcgs[i];
+
+		json_memcg(f, i ? ", " : "", m->name);
+		fprintf(f, ": {\"pgscan\": %llu, \"pgsteal\": %llu, "
+			   "\"workingset_refault_anon\": %llu, \"workingset_refault_file\": %llu}",
+			(unsigned long long)m->pgscan, (unsigned long long)m->pgsteal,
+			(unsigned long long)m->workingset_refault_anon,
+			(unsigned long long)m->workingset_refault_file);
+	}
+	fprintf(f, "}, \"memory_events\": {");
+	for (size_t i = 0; i < row->n_memcgs; i++) {
+		json_memcg(f, i ? ", " : "", row->memcgs[i]->name);
+		fprintf(f, ": {\"oom_kill\": %llu}", (unsigned long long)row->memcgs[i]->oom_kill);
+	}
+	fprintf(f, "}, \"memory_pressure\": {");
+	for (size_t i = 0; i < row->n_memcgs; i++) {
+		const Mmemu__MemcgSample *m = row->memcgs[i];
+
+		json_memcg(f, i ? ", " : "", m->name);
+		fprintf(f, ": {\"some_avg10\": %.2f, \"some_total\": %llu, "
+			   "\"full_avg10\": %.2f, \"full_total\": %llu}",
+			m->some_avg10, (unsigned long long)m->some_total, m->full_avg10,
+			(unsigned long long)m->full_total);
+	}
+	fputc('}', f);
+	if (row->swap) {
+		fprintf(f, ", \"swap_used\": %llu", (unsigned long long)row->swap->used);
+		if (row->swap->zram)
+			fprintf(f, ", \"zram_stored\": %llu, \"zram_pool\": %llu",
+				(unsigned long long)row->swap->zram->stored,
+				(unsigned long long)row->swap->zram->pool);
+	}
+	fprintf(f, ", \"ops\": {");
+	for (size_t i = 0; i < row->n_ops; i++) {
+		fprintf(f, "%s\"", i ? ", " : "");
+		json_escape(f, row->ops[i]->name);
+		fprintf(f, "\": %llu", (unsigned long long)row->ops[i]->ops);
+	}
+	fputc('}', f);
+}
+
+static void json_lruvec(FILE *f, const Mmemu__LruvecRow *row)
+{
+	json_memcg(f, ", \"memcg\": ", row->memcg);
+	fprintf(f, ", \"node\": %d", row->node);
+	if (row->lists) {
+		fprintf(f, ", \"inactive_anon\": %llu, \"active_anon\": %llu, "
+			   "\"inactive_file\": %llu, \"active_file\": %llu",
+			(unsigned long long)row->lists->inactive_anon,
+			(unsigned long long)row->lists->active_anon,
+			(unsigned long long)row->lists->inactive_file,
+			(unsigned long long)row->lists->active_file);
+	} else if (row->gens) {
+		const Mmemu__Generations *g = row->gens;
+
+		fprintf(f, ", \"max_seq\": %llu, \"min_seq\": [%llu, %llu], \"gens\": [",
+			(unsigned long long)g->max_seq, (unsigned long long)g->min_seq_anon,
+			(unsigned long long)g->min_seq_file);
+		for (size_t i = 0; i < g->n_gens; i++)
+			fprintf(f, "%s{\"seq\": %llu, \"age_ms\": %llu, \"anon\": %lld, \"file\": %lld}",
+				i ? ", " : "", (unsigned long long)g->gens[i]->seq,
+				(unsigned long long)g->gens[i]->age_ms, (long long)g->gens[i]->anon,
+				(long long)g->gens[i]->file);
+		fputc(']', f);
+	}
+}
+
+static void json_oom(FILE *f, const Mmemu__OomKill *oom)
+{
+	fprintf(f, ", \"constraint\": \"%s\"",
+		oom->memcg_constraint ? "CONSTRAINT_MEMCG" : "CONSTRAINT_NONE");
+	json_memcg(f, ", \"oom_memcg\": ", oom->oom_memcg);
+	json_memcg(f, ", \"task_memcg\": ", oom->task_memcg);
+	fprintf(f, ", \"task\": \"");
+	json_escape(f, oom->task);
+	fprintf(f, "\", \"pid\": %d", oom->pid);
+}
+
+int result_sample_json(const Mmemu__Sample *s, FILE *f)
+{
+	const char *kind = s->row_case == MMEMU__SAMPLE__ROW_STATS ? "stats" :
+			   s->row_case == MMEMU__SAMPLE__ROW_OOM ? "oom" :
+			   s->row_case == MMEMU__SAMPLE__ROW_LRUVEC ? s->lruvec->kind : "none";
+
+	fprintf(f, "{\"kind\": \"");
+	json_escape(f, kind);
+	fprintf(f, "\", \"t\": %.6f", (double)s->t_ns / 1e9);
+	if (s->row_case == MMEMU__SAMPLE__ROW_STATS)
+		json_stats(f, s->stats);
+	else if (s->row_case == MMEMU__SAMPLE__ROW_LRUVEC)
+		json_lruvec(f, s->lruvec);
+	else if (s->row_case == MMEMU__SAMPLE__ROW_OOM)
+		json_oom(f, s->oom);
+	fputc('}', f);
+	return ferror(f) ? -1 : 0;
+}
+
+char *result_sample_text(const Mmemu__Sample *s)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	if (result_sample_json(s, f) | fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+char *result_options_text(const Mmemu__Run *m)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	for (size_t i = 0; i < m->n_options; i++)
+		fprintf(f, "%s%s=%s", i ? " " : "", m->options[i]->key, m->options[i]->value);
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
 }
 
 const struct result_group *result_find_group(const struct run_result *r, const char *name)
@@ -168,8 +364,11 @@ int result_write(const struct run_result *r, FILE *f)
 		for (int j = 0; j < r->g[i].nr; j++)
 			fprintf(f, "v\t%s\t%s\t%a\t%d\n", r->g[i].name, r->g[i].v[j].key,
 				r->g[i].v[j].value, r->g[i].v[j].is_int);
-	for (int i = 0; i < r->nr_samples; i++)
-		fprintf(f, "s\t%s\n", r->samples[i]);
+	for (int i = 0; i < r->nr_samples; i++) {
+		fputs("s\t", f);
+		result_sample_json(r->samples[i], f);
+		fputc('\n', f);
+	}
 	if (r->dump) {
 		const char *p = r->dump;
 
@@ -201,11 +400,8 @@ int result_read(struct run_result *r, FILE *f)
 			result_dump_append(r, line + 2);
 			continue;
 		}
-		if (!strncmp(line, "s\t", 2)) {
-			line[strcspn(line, "\n")] = '\0';
-			result_add_sample(r, line + 2);
-			continue;
-		}
+		if (!strncmp(line, "s\t", 2))
+			continue;	/* samples: the harness runs take none */
 		tag = strtok_r(line, "\t\n", &save);
 		if (!tag)
 			continue;
@@ -265,12 +461,43 @@ static char *pb_str(const char *s)
 	return (char *)(s ? s : protobuf_c_empty_string);
 }
 
+/*
+ * The --set words of text ("memcg.app.max=300M workload.w.ops=9") as
+ * key/value pairs into opt (room for one per word); a word without '='
+ * continues the value before it, as a value with a space was joined. The
+ * pairs point into text, which is cut up. Their number.
+ */
+static size_t split_options(char *text, Mmemu__Option *opt, Mmemu__Option **optp)
+{
+	size_t n = 0;
+	char *save = NULL;
+
+	for (char *w = strtok_r(text, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(w, '=');
+
+		if (!eq && n) {
+			w[-1] = ' ';	/* "a=x y": y is the rest of a's value */
+			continue;
+		}
+		mmemu__option__init(&opt[n]);
+		opt[n].key = w;
+		opt[n].value = eq ? eq + 1 : "";
+		if (eq)
+			*eq = '\0';
+		optp[n] = &opt[n];
+		n++;
+	}
+	return n;
+}
+
 int result_pack(const struct run_result *r, uint8_t **buf, size_t *len)
 {
 	Mmemu__Run m = MMEMU__RUN__INIT;
 	Mmemu__Group *g, **gp;
 	Mmemu__Value *v, **vp;
-	size_t nr_values = 0, n = 0;
+	size_t nr_values = 0, n = 0, nr_words = 1;
+	char *options = strdup(r->options ? r->options : "");
+	Mmemu__Option *opt = NULL, **optp = NULL;
 	int rc = -ENOMEM;
 
 	for (int i = 0; i < r->nr; i++)
@@ -280,7 +507,11 @@ int result_pack(const struct run_result *r, uint8_t **buf, size_t *len)
 	gp = calloc((size_t)r->nr + 1, sizeof(*gp));
 	v = calloc(nr_values + 1, sizeof(*v));
 	vp = calloc(nr_values + 1, sizeof(*vp));
-	if (!g || !gp || !v || !vp)
+	for (const char *p = options ? options : ""; *p; p++)
+		nr_words += *p == ' ';
+	opt = calloc(nr_words, sizeof(*opt));
+	optp = calloc(nr_words, sizeof(*optp));
+	if (!g || !gp || !v || !vp || !options || !opt || !optp)
 		goto out;
 	for (int i = 0; i < r->nr; i++) {
 		mmemu__group__init(&g[i]);
@@ -297,7 +528,8 @@ int result_pack(const struct run_result *r, uint8_t **buf, size_t *len)
 		gp[i] = &g[i];
 	}
 	m.policy = pb_str(r->policy);
-	m.options = pb_str(r->options);
+	m.n_options = split_options(options, opt, optp);
+	m.options = optp;
 	m.seed = r->seed;
 	m.sim_seconds = r->sim_seconds;
 	m.host_seconds = r->host_seconds;
@@ -322,6 +554,9 @@ out:
 	free(gp);
 	free(v);
 	free(vp);
+	free(options);
+	free(opt);
+	free(optp);
 	return rc;
 }
 

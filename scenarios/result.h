@@ -29,7 +29,7 @@ struct result_group {
 
 struct run_result {
 	char *policy;		/* policy name (malloc'ed, result_set_run) */
-	char *options;		/* --set options applied, space separated (malloc'ed) */
+	char *options;		/* --set options applied, "key=value" words (malloc'ed) */
 	char *policy_file;	/* a policy from a file: its realpath (malloc'ed, NULL: built in) */
 	char *policy_sha256;	/* ... and the SHA-256 of its contents (malloc'ed) */
 	char *policy_name;	/* ... and its own name, reclaim_policy.name (malloc'ed) */
@@ -41,17 +41,28 @@ struct run_result {
 	int nr, cap;
 	char *dump;		/* --dump lru_gen text (NULL if none) */
 	size_t dump_len;
-	char **samples;		/* time series rows, each a JSON object */
+	Mmemu__Sample **samples;	/* time series rows (each freed with mmemu__sample__free_unpacked) */
 	int nr_samples, cap_samples;
-	/* each row as it is added (mmemu run --live streams them); NULL: none */
+	/* each row as it is added, as JSON (mmemu run --live streams them); NULL: none */
 	void (*on_sample)(void *ctx, const char *json);
 	void *on_sample_ctx;
 	bool samples_unsaved;	/* rows go to on_sample only, not into samples */
 };
 
 void result_dump_append(struct run_result *r, const char *line);
-/* A time series row: kept (unless samples_unsaved) and handed to on_sample. */
-void result_add_sample(struct run_result *r, const char *json);
+/* A time series row: copied (unless samples_unsaved) and handed to on_sample. */
+void result_add_sample(struct run_result *r, const Mmemu__Sample *s);
+
+/*
+ * A row as the JSON object `mmemu run --format json` prints in
+ * lru_gen_samples (one line, no newline): kind "stats", "gens" (or the
+ * policy's sample_kind), "lists" or "oom", then the row's fields. 0 or -1.
+ */
+int result_sample_json(const Mmemu__Sample *s, FILE *f);
+/* The same in a malloc'ed string; NULL: out of memory. */
+char *result_sample_text(const Mmemu__Sample *s);
+/* A run's options as the words --set gave them, "a=1 b=2" (malloc'ed; NULL: out of memory). */
+char *result_options_text(const Mmemu__Run *m);
 
 void result_init(struct run_result *r);
 /* The run's policy and options (copied whole; NULL options: none). */
@@ -73,7 +84,8 @@ const struct result_value *result_find(const struct result_group *g, const char 
 
 /*
  * A line format the test harness reads and diffs (tests/harness.c): one
- * "run" line, "v" group/key/value lines, "s" samples, "d" dump lines, "end".
+ * "run" line, "v" group/key/value lines, "s" samples (as JSON; result_read
+ * skips them), "d" dump lines, "end".
  */
 int result_write(const struct run_result *r, FILE *f);
 int result_read(struct run_result *r, FILE *f);

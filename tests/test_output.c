@@ -208,7 +208,9 @@ struct made {
 	Mmemu__Run run[4], *runs[4];
 	Mmemu__Group grp[4][4], *grps[4][4];
 	Mmemu__Value val[4][4][4], *vals[4][4][4];
-	char *samples[4][2];
+	Mmemu__Option opt[4][4], *opts[4][4];
+	char optbuf[4][128];
+	Mmemu__Sample sample[2], *samples[2];
 };
 
 /* Run r holds groups names[0..] each with keys k0.. and values base + r. */
@@ -217,9 +219,22 @@ static void make_run(struct made *m, int r, const char *policy, const char *opti
 {
 	static const char *const keys[] = { "k0", "k1", "k2", "k3" };
 
+	char *save = NULL;
+
 	mmemu__run__init(&m->run[r]);
 	m->run[r].policy = (char *)policy;
-	m->run[r].options = (char *)options;
+	/* the --set words as key/value pairs */
+	snprintf(m->optbuf[r], sizeof(m->optbuf[r]), "%s", options);
+	m->run[r].options = m->opts[r];
+	for (char *w = strtok_r(m->optbuf[r], " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		Mmemu__Option *o = &m->opt[r][m->run[r].n_options];
+
+		mmemu__option__init(o);
+		o->key = w;
+		o->value = strchr(w, '=') + 1;
+		o->value[-1] = '\0';
+		m->opts[r][m->run[r].n_options++] = o;
+	}
 	m->run[r].seed = (uint64_t)r + 1;
 	m->run[r].dump = (char *)"";
 	m->run[r].n_groups = (size_t)nr_groups;
@@ -326,24 +341,142 @@ START_TEST(test_json_every_group)
 }
 END_TEST
 
-/* A saved sample that is not JSON makes the JSON output fail, never print invalid JSON. */
-START_TEST(test_json_bad_sample)
+/* A saved sample without a row makes the JSON output fail, never print invalid JSON. */
+START_TEST(test_json_sample_without_row)
 {
 	static const char *const g[] = { "vmstat" };
 	struct output_opts o = { .format = "json" };
+	Mmemu__OomKill oom = MMEMU__OOM_KILL__INIT;
 	struct made m;
 	char *text;
 	int rc;
 
 	make_run(&m, 0, "classic", "", g, 1, 0);
-	m.samples[0][0] = (char *)"{\"kind\": \"stats\", \"t\": 0.1}";
-	m.samples[0][1] = (char *)"{\"kind\": oops";
-	m.run[0].samples = m.samples[0];
+	for (int i = 0; i < 2; i++) {
+		mmemu__sample__init(&m.sample[i]);
+		m.samples[i] = &m.sample[i];
+	}
+	m.sample[0].row_case = MMEMU__SAMPLE__ROW_OOM;
+	m.sample[0].oom = &oom;
+	m.run[0].samples = m.samples;
 	m.run[0].n_samples = 2;
 	make_inv(&m, 1);
 	text = write_to_string(&o, &m.inv, false, &rc);
 	ck_assert_int_ne(rc, 0);
-	ck_assert_msg(strstr(text, "sample 2 is not a JSON object"), "%s", text);
+	ck_assert_msg(strstr(text, "sample 2 has no row"), "%s", text);
+	free(text);
+}
+END_TEST
+
+/* Typed rows print as the JSON the run wrote as text before (schema 1's samples), byte for byte. */
+START_TEST(test_sample_json_as_before)
+{
+	Mmemu__Sample s = MMEMU__SAMPLE__INIT;
+	Mmemu__StatsRow st = MMEMU__STATS_ROW__INIT;
+	Mmemu__MemcgSample mc[2], *mcp[2] = { &mc[0], &mc[1] };
+	Mmemu__SwapSample swap = MMEMU__SWAP_SAMPLE__INIT;
+	Mmemu__ZramSample zram = MMEMU__ZRAM_SAMPLE__INIT;
+	Mmemu__WorkloadOps ops = MMEMU__WORKLOAD_OPS__INIT, *opsp[1] = { &ops };
+	Mmemu__LruvecRow lv = MMEMU__LRUVEC_ROW__INIT;
+	Mmemu__Generations gens = MMEMU__GENERATIONS__INIT;
+	Mmemu__Generation gen[2], *genp[2] = { &gen[0], &gen[1] };
+	Mmemu__ListSizes lists = MMEMU__LIST_SIZES__INIT;
+	Mmemu__OomKill oom = MMEMU__OOM_KILL__INIT;
+	uint64_t free_pages[2] = { 10, 20 };
+	char *text;
+
+	s.t_ns = 1500000000;
+	s.row_case = MMEMU__SAMPLE__ROW_STATS;
+	s.stats = &st;
+	st.n_free_pages = 2;
+	st.free_pages = free_pages;
+	st.pgscan = 1;
+	st.pgsteal = 2;
+	st.workingset_refault_anon = 3;
+	st.workingset_refault_file = 4;
+	for (int i = 0; i < 2; i++) {
+		mmemu__memcg_sample__init(&mc[i]);
+		mc[i].memory_current = 4096 * (uint64_t)(i + 1);
+		mc[i].pgscan = 5;
+		mc[i].oom_kill = (uint64_t)i;
+		mc[i].some_avg10 = 1.234;
+		mc[i].full_total = 7;
+	}
+	mc[0].name = "";
+	mc[1].name = "a\"b";
+	mc[1].has_parent = true;
+	mc[1].parent = "";
+	st.n_memcgs = 2;
+	st.memcgs = mcp;
+	st.swap = &swap;
+	swap.used = 8;
+	swap.zram = &zram;
+	zram.stored = 9;
+	zram.pool = 3;
+	ops.name = "w";
+	ops.ops = 42;
+	st.n_ops = 1;
+	st.ops = opsp;
+	text = result_sample_text(&s);
+	ck_assert_str_eq(text, "{\"kind\": \"stats\", \"t\": 1.500000, \"free_pages\": [10, 20], "
+		"\"pgscan\": 1, \"pgsteal\": 2, \"workingset_refault_anon\": 3, "
+		"\"workingset_refault_file\": 4, \"memory_current\": {\"/\": 4096, \"/a\\\"b\": 8192}, "
+		"\"memcg_parent\": {\"/a\\\"b\": \"/\"}, \"memory_stat\": {\"/\": {\"pgscan\": 5, "
+		"\"pgsteal\": 0, \"workingset_refault_anon\": 0, \"workingset_refault_file\": 0}, "
+		"\"/a\\\"b\": {\"pgscan\": 5, \"pgsteal\": 0, \"workingset_refault_anon\": 0, "
+		"\"workingset_refault_file\": 0}}, \"memory_events\": {\"/\": {\"oom_kill\": 0}, "
+		"\"/a\\\"b\": {\"oom_kill\": 1}}, \"memory_pressure\": {\"/\": {\"some_avg10\": 1.23, "
+		"\"some_total\": 0, \"full_avg10\": 0.00, \"full_total\": 7}, \"/a\\\"b\": "
+		"{\"some_avg10\": 1.23, \"some_total\": 0, \"full_avg10\": 0.00, \"full_total\": 7}}, "
+		"\"swap_used\": 8, \"zram_stored\": 9, \"zram_pool\": 3, \"ops\": {\"w\": 42}}");
+	free(text);
+
+	s.row_case = MMEMU__SAMPLE__ROW_LRUVEC;
+	s.lruvec = &lv;
+	lv.kind = "gens";
+	lv.memcg = "app";
+	lv.node = 1;
+	lv.gens = &gens;
+	gens.max_seq = 5;
+	gens.min_seq_anon = 4;
+	gens.min_seq_file = 3;
+	for (int i = 0; i < 2; i++) {
+		mmemu__generation__init(&gen[i]);
+		gen[i].seq = 4 + (uint64_t)i;
+		gen[i].age_ms = 100 - 50 * (uint64_t)i;
+		gen[i].anon = -1 + i;
+		gen[i].file = 6;
+	}
+	gens.n_gens = 2;
+	gens.gens = genp;
+	text = result_sample_text(&s);
+	ck_assert_str_eq(text, "{\"kind\": \"gens\", \"t\": 1.500000, \"memcg\": \"/app\", "
+		"\"node\": 1, \"max_seq\": 5, \"min_seq\": [4, 3], \"gens\": [{\"seq\": 4, "
+		"\"age_ms\": 100, \"anon\": -1, \"file\": 6}, {\"seq\": 5, \"age_ms\": 50, "
+		"\"anon\": 0, \"file\": 6}]}");
+	free(text);
+	lv.kind = "lists";
+	lv.gens = NULL;
+	lv.lists = &lists;
+	lists.inactive_anon = 1;
+	lists.active_file = 4;
+	text = result_sample_text(&s);
+	ck_assert_str_eq(text, "{\"kind\": \"lists\", \"t\": 1.500000, \"memcg\": \"/app\", "
+		"\"node\": 1, \"inactive_anon\": 1, \"active_anon\": 0, \"inactive_file\": 0, "
+		"\"active_file\": 4}");
+	free(text);
+
+	s.row_case = MMEMU__SAMPLE__ROW_OOM;
+	s.oom = &oom;
+	oom.memcg_constraint = true;
+	oom.oom_memcg = "app";
+	oom.task_memcg = "app";
+	oom.task = "w.0";
+	oom.pid = 12;
+	text = result_sample_text(&s);
+	ck_assert_str_eq(text, "{\"kind\": \"oom\", \"t\": 1.500000, \"constraint\": "
+		"\"CONSTRAINT_MEMCG\", \"oom_memcg\": \"/app\", \"task_memcg\": \"/app\", "
+		"\"task\": \"w.0\", \"pid\": 12}");
 	free(text);
 }
 END_TEST
@@ -433,7 +566,8 @@ static Suite *output_suite(void)
 	tc = tcase_create("writers");
 	tcase_add_test(tc, test_resultset_union);
 	tcase_add_test(tc, test_json_every_group);
-	tcase_add_test(tc, test_json_bad_sample);
+	tcase_add_test(tc, test_json_sample_without_row);
+	tcase_add_test(tc, test_sample_json_as_before);
 	tcase_add_test(tc, test_csv_quoting);
 	tcase_add_test(tc, test_summary_marks);
 	tcase_add_test(tc, test_summary_json_not_utf8);

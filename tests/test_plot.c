@@ -10,6 +10,7 @@
  * have tools/palette.c's colours in plot and in the page of mmemu view.
  */
 #include <check.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -312,28 +313,171 @@ END_TEST
 
 /* ---- crafted files: every value checked before use (issue 13.1) ---- */
 
-/* dir/c.pb: one mglru-budget run whose samples are rows (NULL-terminated). */
+/* ---- rows as JSON, saved as the typed rows a run writes ---- */
+
+static uint64_t u64_of(const json_t *o, const char *key)
+{
+	return (uint64_t)json_integer_value(json_object_get(o, key));
+}
+
+/* "/app" -> "app": a memcg's name in a row */
+static char *memcg_name(const char *path)
+{
+	char *n = strdup(path[0] == '/' ? path + 1 : path);
+
+	ck_assert_ptr_nonnull(n);
+	return n;
+}
+
+/* The memcg of a stats row named path, added (zeroed) when the row has none yet. */
+static Mmemu__MemcgSample *memcg_of(Mmemu__StatsRow *st, const char *path)
+{
+	char *name = memcg_name(path);
+	Mmemu__MemcgSample *m;
+
+	for (size_t i = 0; i < st->n_memcgs; i++)
+		if (!strcmp(st->memcgs[i]->name, name)) {
+			free(name);
+			return st->memcgs[i];
+		}
+	m = calloc(1, sizeof(*m));
+	st->memcgs = realloc(st->memcgs, (st->n_memcgs + 1) * sizeof(*st->memcgs));
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_nonnull(st->memcgs);
+	mmemu__memcg_sample__init(m);
+	m->name = name;
+	m->parent = strdup("");
+	st->memcgs[st->n_memcgs++] = m;
+	return m;
+}
+
+static void stats_from(Mmemu__StatsRow *st, json_t *o)
+{
+	json_t *v;
+	const char *k;
+
+	mmemu__stats_row__init(st);
+	st->workingset_refault_anon = u64_of(o, "workingset_refault_anon");
+	st->workingset_refault_file = u64_of(o, "workingset_refault_file");
+	json_object_foreach(json_object_get(o, "memory_current"), k, v)
+		memcg_of(st, k)->memory_current = (uint64_t)json_integer_value(v);
+	json_object_foreach(json_object_get(o, "memcg_parent"), k, v) {
+		Mmemu__MemcgSample *m = memcg_of(st, k);
+
+		m->has_parent = true;
+		free(m->parent);
+		m->parent = memcg_name(json_string_value(v));
+	}
+	json_object_foreach(json_object_get(o, "memory_pressure"), k, v) {
+		Mmemu__MemcgSample *m = memcg_of(st, k);
+
+		m->some_avg10 = json_number_value(json_object_get(v, "some_avg10"));
+		m->full_avg10 = json_number_value(json_object_get(v, "full_avg10"));
+	}
+	json_object_foreach(json_object_get(o, "ops"), k, v) {
+		Mmemu__WorkloadOps *w = calloc(1, sizeof(*w));
+
+		st->ops = realloc(st->ops, (st->n_ops + 1) * sizeof(*st->ops));
+		ck_assert_ptr_nonnull(w);
+		ck_assert_ptr_nonnull(st->ops);
+		mmemu__workload_ops__init(w);
+		w->name = strdup(k);
+		w->ops = (uint64_t)json_integer_value(v);
+		st->ops[st->n_ops++] = w;
+	}
+}
+
+/* A gens row; max_seq and min_seq, when it has none, those of its generations. */
+static void lruvec_from(Mmemu__LruvecRow *lv, const json_t *o)
+{
+	const json_t *gens = json_object_get(o, "gens"), *min = json_object_get(o, "min_seq");
+	Mmemu__Generations *g = calloc(1, sizeof(*g));
+	size_t n = json_array_size(gens);
+
+	ck_assert_ptr_nonnull(g);
+	mmemu__lruvec_row__init(lv);
+	mmemu__generations__init(g);
+	lv->kind = strdup(json_string_value(json_object_get(o, "kind")));
+	lv->memcg = memcg_name(json_string_value(json_object_get(o, "memcg")));
+	lv->node = (int32_t)json_integer_value(json_object_get(o, "node"));
+	lv->gens = g;
+	g->gens = calloc(n + 1, sizeof(*g->gens));
+	ck_assert_ptr_nonnull(g->gens);
+	for (size_t i = 0; i < n; i++) {
+		const json_t *e = json_array_get(gens, i);
+		Mmemu__Generation *x = calloc(1, sizeof(*x));
+
+		ck_assert_ptr_nonnull(x);
+		mmemu__generation__init(x);
+		x->seq = u64_of(e, "seq");
+		x->age_ms = u64_of(e, "age_ms");
+		x->anon = json_integer_value(json_object_get(e, "anon"));
+		x->file = json_integer_value(json_object_get(e, "file"));
+		g->gens[g->n_gens++] = x;
+	}
+	g->max_seq = json_object_get(o, "max_seq") ? u64_of(o, "max_seq") :
+		     n ? g->gens[n - 1]->seq : 0;
+	g->min_seq_anon = min ? (uint64_t)json_integer_value(json_array_get(min, 0)) :
+		     n ? g->gens[0]->seq : 0;
+	g->min_seq_file = min ? (uint64_t)json_integer_value(json_array_get(min, 1)) :
+		     n ? g->gens[0]->seq : 0;
+}
+
+/* A row as JSON text (the crafted rows below) as the typed message a run saves. */
+static Mmemu__Sample *sample_of(const char *text)
+{
+	json_t *o = json_loads(text, 0, NULL);
+	Mmemu__Sample *s = calloc(1, sizeof(*s));
+
+	ck_assert_msg(o != NULL, "not JSON: %s", text);
+	ck_assert_ptr_nonnull(s);
+	mmemu__sample__init(s);
+	s->t_ns = (uint64_t)llround(json_number_value(json_object_get(o, "t")) * 1e9);
+	if (!strcmp(json_string_value(json_object_get(o, "kind")), "stats")) {
+		s->row_case = MMEMU__SAMPLE__ROW_STATS;
+		s->stats = calloc(1, sizeof(*s->stats));
+		ck_assert_ptr_nonnull(s->stats);
+		stats_from(s->stats, o);
+	} else {
+		s->row_case = MMEMU__SAMPLE__ROW_LRUVEC;
+		s->lruvec = calloc(1, sizeof(*s->lruvec));
+		ck_assert_ptr_nonnull(s->lruvec);
+		lruvec_from(s->lruvec, o);
+	}
+	json_decref(o);
+	return s;
+}
+
+/* dir/c.pb: one mglru-budget run whose samples are rows (JSON, NULL-terminated). */
 static char *crafted(const char *dir, const char *const *rows)
 {
 	Mmemu__Invocation inv = MMEMU__INVOCATION__INIT;
 	Mmemu__Run run = MMEMU__RUN__INIT, *runs[1] = { &run };
 	char *pb = path_in(dir, "c.pb");
+	Mmemu__Sample **samples;
 	size_t n = 0;
 	FILE *f;
 
 	while (rows[n])
 		n++;
+	samples = calloc(n + 1, sizeof(*samples));
+	ck_assert_ptr_nonnull(samples);
+	for (size_t i = 0; i < n; i++)
+		samples[i] = sample_of(rows[i]);
 	inv.scenario_name = "crafted";
 	inv.scale = 1;
 	inv.n_runs = 1;
 	inv.runs = runs;
 	run.policy = "mglru-budget";
 	run.n_samples = n;
-	run.samples = (char **)rows;
+	run.samples = samples;
 	f = fopen(pb, "wb");
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(result_file_write(&inv, f), 0);
 	ck_assert_int_eq(fclose(f), 0);
+	for (size_t i = 0; i < n; i++)
+		mmemu__sample__free_unpacked(samples[i], NULL);
+	free(samples);
 	return pb;
 }
 
@@ -360,6 +504,12 @@ static char *crafted(const char *dir, const char *const *rows)
 
 START_TEST(test_plot_crafted_input_exit_2)
 {
+	/*
+	 * Rows as JSON, saved typed (sample_of()): what a typed row cannot
+	 * hold (a negative or fractional count, a time before 0, a row that is
+	 * no object, a min_seq without its file half, an incomplete
+	 * memory_pressure) no file holds any more, and is not among them.
+	 */
 	static const struct {
 		const char *what;	/* --what */
 		const char *rows[4];
@@ -368,56 +518,41 @@ START_TEST(test_plot_crafted_input_exit_2)
 		/* a gap of 3e8 generations: it allocated for all of them and ran for minutes */
 		{ "gens", { GENS("0.1", "0", GEN("0", "5")), GENS("0.2", "0", GEN("300000000", "5")) },
 		  "more than a plot draws" },
-		{ "gens", { GENS("0.1", "0", GEN("-1", "5")) }, "not counts" },
 		{ "gens", { GENS("0.1", "0", GEN("9223372036854775807", "5")) }, "not counts" },
-		{ "gens", { GENS("0.1", "0", GEN("1e300", "5")) }, "not counts" },
 		{ "gens", { GENS("0.1", "0", GEN("3", "5") ", " GEN("7", "5")) }, "does not follow" },
 		{ "gens", { GENS("0.1", "0", GEN("1", "1") ", " GEN("2", "1") ", " GEN("3", "1") ", "
 				GEN("4", "1") ", " GEN("5", "1")) }, "1 to 4 generations" },
 		{ "gens", { GENS("0.1", "0", "") }, "1 to 4 generations" },
 		{ "gens", { GENS("0.1", "0", GEN("1", "-5")) }, "not counts" },
-		{ "gens", { GENS("0.1", "0", GEN("1", "2.5")) }, "not counts" },
 		{ "gens", { GENS("0.1", "-1", GEN("1", "5")) }, "not a node" },
-		{ "gens", { GENS("0.1", "1e300", GEN("1", "5")) }, "not a node" },
 		{ "gens", { GENS("0.1", "8", GEN("1", "5")) }, "not a node" },
 		{ "gens", { GENS("0.2", "0", GEN("1", "5")), GENS("0.1", "0", GEN("1", "5")) },
 		  "the time is before" },
 		{ "gens", { GENS("0.1", "0", GEN("4", "5")), GENS("0.2", "0", GEN("3", "5")) },
 		  "generations are before" },
-		{ "gens", { GENS("-0.1", "0", GEN("1", "5")) }, "not a time" },
-		{ "gens", { "{\"kind\": \"gens\", \"t\": 1}" }, "no memcg" },
-		{ "gens", { "[1, 2]" }, "not a JSON object" },
 		{ "gens", { GENSQ("0.1", "5", "[0, 0]", GEN("0", "5")) }, "max_seq is not" },
 		{ "gens", { GENSQ("0.1", "1", "[0, 2]", GEN("0", "5") ", " GEN("1", "5")) },
 		  "min_seq is not" },
 		{ "gens", { GENSQ("0.1", "1", "[1, 1]", GEN("0", "5") ", " GEN("1", "5")) },
 		  "neither min_seq" },
-		{ "gens", { GENSQ("0.1", "1", "[0]", GEN("0", "5") ", " GEN("1", "5")) },
-		  "min_seq is not" },
 		{ "gens", { GENSQ("0.1", "1", "[1, 0]", GEN("0", "5") ", " GEN("1", "5")),
 			    GENSQ("0.2", "1", "[0, 0]", GEN("0", "5") ", " GEN("1", "5")) },
 		  "generations are before" },
 		{ "memory", { STATSP("0.1", "{\"/app\": \"/nope\"}") }, "memcg_parent of" },
 		{ "memory", { STATSP("0.1", "{\"/app\": \"/app\"}") }, "memcg_parent of" },
-		{ "memory", { STATSP("0.1", "{\"/app\": 3}") }, "memcg_parent of" },
 		{ "memory", { STATSP("0.1", "{\"/app\": \"/\"}"),
 			      STATSP("0.2", "{\"/app\": \"/b\"}") }, "changed" },
 		{ "memory", { STATS("0.1", "5", "4096", "10"), STATS("0.05", "5", "4096", "10") },
 		  "before the previous" },
 		{ "refaults", { STATS("0.1", "5", "4096", "10"), STATS("0.2", "4", "4096", "10") },
 		  "went down" },
-		{ "memory", { STATS("0.1", "5", "-4096", "10") }, "not a count" },
 		{ "throughput", { STATS("0.1", "5", "4096", "10"), STATS("0.2", "5", "4096", "9") },
 		  "went down" },
-		{ "throughput", { STATS("0.1", "5", "4096", "1.5") }, "not a count" },
 		/* memory.pressure: percentages, full never above some */
 		{ "pressure", { STATSPSI("0.1", "{\"/app\": " PSI("1.0", "2.0") "}") },
 		  "memory_pressure of '/app'" },
 		{ "pressure", { STATSPSI("0.1", "{\"/app\": " PSI("101", "0") "}") },
 		  "memory_pressure of '/app'" },
-		{ "pressure", { STATSPSI("0.1", "{\"/app\": {\"some_avg10\": 1}}") },
-		  "memory_pressure of '/app'" },
-		{ "pressure", { STATSPSI("0.1", "[1]") }, "memory_pressure is not an object" },
 	};
 	char *dir = temp_dir(), *out = path_in(dir, "x.svg");
 
@@ -762,24 +897,6 @@ START_TEST(test_plot_pressure_values)
 	free(t);
 	unlink(pb);
 	free(pb);
-	/* samples saved before PSI: said, not drawn empty */
-	{
-		static const char *const old[] = { STATS("0.1", "5", "4096", "10"), NULL };
-		char *svg = path_in(dir, "old.svg");
-		const char *args[] = { "plot", NULL, "--what", "pressure", "-o", svg, NULL };
-		struct cli_out o;
-
-		pb = crafted(dir, old);
-		args[1] = pb;
-		o = cli_run(args);
-		ck_assert_msg(o.status == 2 && strstr(o.err, "no memory_pressure"), "%d %s", o.status,
-			      o.err);
-		ck_assert_int_ne(access(svg, F_OK), 0);
-		cli_out_free(&o);
-		unlink(pb);
-		free(pb);
-		free(svg);
-	}
 	ck_assert_int_eq(rmdir(dir), 0);
 	free(dir);
 }
@@ -842,7 +959,10 @@ static int stats_of(const char *pb, const char *key, double *t, double *x, int n
 	fclose(f);
 	ck_assert_msg(inv != NULL, "%s", why);
 	for (size_t s = 0; s < inv->runs[0]->n_samples && k < n; s++) {
-		json_t *o = json_loads(inv->runs[0]->samples[s], 0, NULL);
+		char *text = result_sample_text(inv->runs[0]->samples[s]);
+		json_t *o = json_loads(text, 0, NULL);
+
+		free(text);
 
 		ck_assert_ptr_nonnull(o);
 		if (!strcmp(json_string_value(json_object_get(o, "kind")), "stats")) {

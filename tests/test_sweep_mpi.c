@@ -407,8 +407,12 @@ START_TEST(test_mpi_rank_killed)
 		size_t la, lm;
 		uint8_t *pa, *pm;
 
+		char *options = result_options_text(li->runs[i]);
+
+		ck_assert_ptr_nonnull(options);
 		snprintf(params, sizeof(params), "policy=%s seed=%llu %s", li->runs[i]->policy,
-			 (unsigned long long)li->runs[i]->seed, li->runs[i]->options);
+			 (unsigned long long)li->runs[i]->seed, options);
+		free(options);
 		if (!strcmp(params, failed_run))
 			continue;
 		ck_assert_uint_lt(k, mi->n_runs);

@@ -187,12 +187,13 @@ static int output_text(FILE *f, const struct output_opts *o, const Mmemu__Invoca
 		       char *err, size_t errlen)
 {
 	size_t nr = inv->n_runs;
-	const char **policy = calloc(nr, sizeof(*policy)), **options = calloc(nr, sizeof(*options));
+	const char **policy = calloc(nr, sizeof(*policy));
+	char **options = calloc(nr, sizeof(*options));
 	const char **seeds = calloc(nr, sizeof(*seeds));
 	char **labels = calloc(nr, sizeof(*labels)), (*seed_buf)[24] = calloc(nr, sizeof(*seed_buf));
 	struct output_column *cols = calloc(nr, sizeof(*cols));
 	size_t *idx = calloc(nr, sizeof(*idx));
-	bool same_seed = true, any_options = false;
+	bool same_seed = true, any_options = false, same_options = true;
 	struct resultset rs;
 	struct text_ctx ctx = { &rs };
 	struct table t = { 0 };
@@ -208,12 +209,17 @@ static int output_text(FILE *f, const struct output_opts *o, const Mmemu__Invoca
 		const Mmemu__Run *r = inv->runs[i];
 
 		policy[i] = resultset_policy_label(inv, i);
-		options[i] = r->options;
+		options[i] = result_options_text(r);
+		if (!options[i]) {
+			rc = fail(err, errlen, "out of memory");
+			goto out;
+		}
 		snprintf(seed_buf[i], sizeof(seed_buf[i]), "%llu", (unsigned long long)r->seed);
 		seeds[i] = seed_buf[i];
 		same_seed &= r->seed == inv->runs[0]->seed;
-		any_options |= *r->options != '\0';
-		if (asprintf(&labels[i], "%s%s%s", policy[i], *r->options ? " " : "", r->options) < 0) {
+		any_options |= *options[i] != '\0';
+		same_options &= !strcmp(options[i], options[0]);
+		if (asprintf(&labels[i], "%s%s%s", policy[i], *options[i] ? " " : "", options[i]) < 0) {
 			labels[i] = NULL;
 			rc = fail(err, errlen, "out of memory");
 			goto out;
@@ -229,8 +235,8 @@ static int output_text(FILE *f, const struct output_opts *o, const Mmemu__Invoca
 	if (*inv->runs[0]->kernel && all_same(inv, offsetof(Mmemu__Run, kernel)))
 		fprintf(f, ", kernel %s", inv->runs[0]->kernel);
 	fprintf(f, " (mmemu %s)\n", *inv->mmemu_version ? inv->mmemu_version : "?");
-	if (any_options && all_same(inv, offsetof(Mmemu__Run, options)))
-		fprintf(f, "--set %s\n", inv->runs[0]->options);
+	if (any_options && same_options)
+		fprintf(f, "--set %s\n", options[0]);
 	output_notes(f, &rs, cols, (int)nr);
 	fputc('\n', f);
 
@@ -238,9 +244,9 @@ static int output_text(FILE *f, const struct output_opts *o, const Mmemu__Invoca
 	t.nr_cols = (int)nr;
 	t.head_label[0] = "policy";
 	t.head[0] = policy;
-	if (any_options && !all_same(inv, offsetof(Mmemu__Run, options))) {
+	if (any_options && !same_options) {
 		t.head_label[1] = "--set";
-		t.head[1] = options;
+		t.head[1] = (const char **)options;
 	}
 	if (!same_seed) {
 		t.head_label[2] = "seed";
@@ -279,6 +285,8 @@ out:
 out_nors:
 	for (size_t i = 0; labels && i < nr; i++)
 		free(labels[i]);
+	for (size_t i = 0; options && i < nr; i++)
+		free(options[i]);
 	free(labels);
 	free(policy);
 	free(options);
@@ -444,19 +452,22 @@ static size_t strip_close(const char *text)
 
 /*
  * One run as an object; its samples (often most of the bytes) are written
- * one per line after it, each checked to be a JSON object.
+ * one per line after it, each as result_sample_json() renders it.
  */
 static int json_run(FILE *f, const Mmemu__Run *r, size_t index, char *err, size_t errlen)
 {
 	json_t *run = json_object();
-	char *text = NULL;
+	char *text = NULL, *options = result_options_text(r);
 	int rc = -1;
 	size_t len;
 
-	if (!run)
+	if (!run || !options) {
+		json_decref(run);
+		free(options);
 		return fail(err, errlen, "out of memory");
+	}
 	if (set_new(run, "policy", output_json_string(r->policy, err, errlen), err, errlen) ||
-	    set_new(run, "options", output_json_string(r->options, err, errlen), err, errlen) ||
+	    set_new(run, "options", output_json_string(options, err, errlen), err, errlen) ||
 	    (*r->policy_file &&
 	     (set_new(run, "policy_file", output_json_string(r->policy_file, err, errlen), err,
 		      errlen) ||
@@ -494,33 +505,32 @@ static int json_run(FILE *f, const Mmemu__Run *r, size_t index, char *err, size_
 	len = strip_close(text);
 	fprintf(f, "%.*s,\n  \"lru_gen_samples\": [", (int)len, text);
 	for (size_t i = 0; i < r->n_samples; i++) {
-		json_error_t jerr;
-		json_t *s = json_loads(r->samples[i], 0, &jerr);
-
-		if (!json_is_object(s)) {
-			json_decref(s);
-			fail(err, errlen, "run %zu (%s): sample %zu is not a JSON object: %.60s", index + 1,
-			     r->policy, i + 1, r->samples[i]);
+		if (r->samples[i]->row_case == MMEMU__SAMPLE__ROW__NOT_SET) {
+			fail(err, errlen, "run %zu (%s): sample %zu has no row", index + 1, r->policy,
+			     i + 1);
 			goto out;
 		}
-		json_decref(s);
-		fprintf(f, "%s\n    %s", i ? "," : "", r->samples[i]);
+		fprintf(f, "%s\n    ", i ? "," : "");
+		result_sample_json(r->samples[i], f);
 	}
 	fprintf(f, "]\n}");
 	rc = 0;
 out:
 	free(text);
+	free(options);
 	json_decref(run);
 	return rc;
 }
 
-static int output_json(FILE *f, const Mmemu__Invocation *inv, char *err, size_t errlen)
+static int output_json(FILE *f, const struct output_opts *o, const Mmemu__Invocation *inv,
+		       char *err, size_t errlen)
 {
 	json_t *head = json_object();
 	char *text;
 	size_t len;
 	int rc = -1;
 
+	(void)o;
 	if (!head)
 		return fail(err, errlen, "out of memory");
 	if (set_new(head, "schema_version", json_integer(OUTPUT_JSON_SCHEMA), err, errlen) ||
@@ -579,14 +589,14 @@ static void csv_number(FILE *f, double v, bool is_int)
 		fprintf(f, "%.9g", v);
 }
 
-static void csv_row(FILE *f, const Mmemu__Invocation *inv, const Mmemu__Run *r, const char *group,
-		    const char *key, double v, bool is_int)
+static void csv_row(FILE *f, const Mmemu__Invocation *inv, const Mmemu__Run *r,
+		    const char *options, const char *group, const char *key, double v, bool is_int)
 {
 	output_csv_field(f, inv->scenario_name);
 	fprintf(f, ",%.9g,", inv->scale);
 	output_csv_field(f, r->policy);
 	fputc(',', f);
-	output_csv_field(f, r->options);
+	output_csv_field(f, options);
 	fprintf(f, ",%llu,", (unsigned long long)r->seed);
 	output_csv_field(f, group);
 	fputc(',', f);
@@ -596,45 +606,70 @@ static void csv_row(FILE *f, const Mmemu__Invocation *inv, const Mmemu__Run *r, 
 	fputc('\n', f);
 }
 
-static int output_csv(FILE *f, const Mmemu__Invocation *inv)
+static int output_csv(FILE *f, const struct output_opts *o, const Mmemu__Invocation *inv,
+		      char *err, size_t errlen)
 {
+	(void)o;
 	fprintf(f, "scenario,scale,policy,options,seed,group,key,value\n");
 	for (size_t i = 0; i < inv->n_runs; i++) {
 		const Mmemu__Run *r = inv->runs[i];
+		char *options = result_options_text(r);
 
-		csv_row(f, inv, r, "run", "sim_seconds", r->sim_seconds, false);
-		csv_row(f, inv, r, "run", "host_seconds", r->host_seconds, false);
+		if (!options)
+			return fail(err, errlen, "out of memory");
+		csv_row(f, inv, r, options, "run", "sim_seconds", r->sim_seconds, false);
+		csv_row(f, inv, r, options, "run", "host_seconds", r->host_seconds, false);
 		for (size_t g = 0; g < r->n_groups; g++)
 			for (size_t k = 0; k < r->groups[g]->n_values; k++)
-				csv_row(f, inv, r, r->groups[g]->name, r->groups[g]->values[k]->key,
-					r->groups[g]->values[k]->value, r->groups[g]->values[k]->is_int);
+				csv_row(f, inv, r, options, r->groups[g]->name,
+					r->groups[g]->values[k]->key, r->groups[g]->values[k]->value,
+					r->groups[g]->values[k]->is_int);
+		free(options);
 	}
 	return 0;
 }
 
 /* ---- any format ---- */
 
+/* The writers, by --format name. */
+static const struct output_writer {
+	const char *name;	/* --format */
+	int (*write)(FILE *f, const struct output_opts *o, const Mmemu__Invocation *inv,
+		     char *err, size_t errlen);
+	bool dumps_after;	/* the lru_gen dumps follow (JSON has them in lru_gen_dump) */
+} output_writers[] = {
+	{ "text", output_text, true },
+	{ "json", output_json, false },
+	{ "csv", output_csv, true },
+};
+
+static const struct output_writer *output_writer_find(const char *format)
+{
+	for (size_t i = 0; i < sizeof(output_writers) / sizeof(output_writers[0]); i++)
+		if (!strcmp(output_writers[i].name, format))
+			return &output_writers[i];
+	return NULL;
+}
+
 bool output_format_known(const char *format)
 {
-	return !strcmp(format, "text") || !strcmp(format, "json") || !strcmp(format, "csv");
+	return output_writer_find(format) != NULL;
 }
 
 int output_write(FILE *f, const struct output_opts *o, const Mmemu__Invocation *inv, char *err,
 		 size_t errlen)
 {
+	const struct output_writer *w = output_writer_find(o->format);
 	bool dump = false;
-	int rc;
 
 	if (!inv->n_runs)
 		return fail(err, errlen, "no runs");
-	if (!strcmp(o->format, "json"))
-		return output_json(f, inv, err, errlen);	/* the dumps are in lru_gen_dump */
-	if (!strcmp(o->format, "csv"))
-		rc = output_csv(f, inv);
-	else
-		rc = output_text(f, o, inv, err, errlen);
-	if (rc)
-		return rc;
+	if (!w)
+		return fail(err, errlen, "no output format '%s'", o->format);
+	if (w->write(f, o, inv, err, errlen))
+		return -1;
+	if (!w->dumps_after)
+		return 0;
 	/* --dump lru_gen gives every run a dump, at least its heading */
 	for (size_t i = 0; i < inv->n_runs; i++)
 		dump = dump || *inv->runs[i]->dump;

@@ -1995,14 +1995,52 @@ static int add_groups(struct prun *r, const Mmemu__Run *run, char *why)
 }
 
 /*
+ * Run number i of a saved file (path) into p: its samples as rows of JSON
+ * (result_sample_json(): what run --format json prints, and what plot's
+ * checks read), then its groups. 0, or a message and 2 when it is not a
+ * sane run.
+ */
+static int load_run(struct plot *p, const char *path, size_t i, const Mmemu__Run *run,
+		    char *const *rows)
+{
+	struct prun *runs = realloc(p->runs, (size_t)(p->nr_runs + 1) * sizeof(*runs)), *r;
+	char why[256], *options = result_options_text(run);
+
+	if (!runs || !options) {
+		free(options);
+		return fail("%s", "out of memory");
+	}
+	p->runs = runs;
+	r = &p->runs[p->nr_runs++];
+	memset(r, 0, sizeof(*r));
+	r->sim_seconds = run->sim_seconds;
+	if (options[0])
+		r->label = xasprintf("%s (%s)", run->policy, options);
+	else
+		r->label = xasprintf("%s", run->policy);
+	free(options);
+	for (size_t s = 0; s < run->n_samples; s++)
+		if (add_sample(r, rows[s], p->from, p->to, why)) {
+			fprintf(stderr, "mmemu: plot: '%s': run %zu (%s): sample %zu: %s, not a "
+					"run's sample: %.80s\n",
+				path, i + 1, run->policy, s + 1, why, rows[s]);
+			return 2;
+		}
+	if (add_groups(r, run, why) || check_drawable(r, why)) {
+		fprintf(stderr, "mmemu: plot: '%s': run %zu (%s): %s\n", path, i + 1, run->policy,
+			why);
+		return 2;
+	}
+	return 0;
+}
+
+/*
  * The runs of a saved invocation into p (path names it in messages); the
  * title from the first. 0, or a message and 2 when it is not a sane run.
  */
 static int load_invocation(struct plot *p, const char *path, const Mmemu__Invocation *inv,
 			   char **title)
 {
-	char why[256];
-
 	if (!inv->n_runs) {
 		fprintf(stderr, "mmemu: plot: '%s': holds no runs\n", path);
 		return 2;
@@ -2013,35 +2051,19 @@ static int load_invocation(struct plot *p, const char *path, const Mmemu__Invoca
 		*title = xasprintf("%s, scale %g", inv->scenario_name, inv->scale);
 	for (size_t i = 0; i < inv->n_runs; i++) {
 		const Mmemu__Run *run = inv->runs[i];
-		struct prun *runs = realloc(p->runs, (size_t)(p->nr_runs + 1) * sizeof(*runs)), *r;
+		char **rows = calloc(run->n_samples + 1, sizeof(*rows));
+		int rc = rows ? 0 : fail("%s", "out of memory");
 
-		if (!runs)
-			return fail("%s", "out of memory");
-		p->runs = runs;
-		r = &p->runs[p->nr_runs++];
-		memset(r, 0, sizeof(*r));
-		r->sim_seconds = run->sim_seconds;
-		if (run->options && run->options[0])
-			r->label = xasprintf("%s (%s)", run->policy, run->options);
-		else
-			r->label = xasprintf("%s", run->policy);
-		for (size_t s = 0; s < run->n_samples; s++)
-			if (add_sample(r, run->samples[s], p->from, p->to, why)) {
-				fprintf(stderr, "mmemu: plot: '%s': run %zu (%s): sample %zu: %s, not a "
-						"run's sample: %.80s\n",
-					path, i + 1, run->policy, s + 1, why, run->samples[s]);
-				return 2;
-			}
-		if (add_groups(r, run, why)) {
-			fprintf(stderr, "mmemu: plot: '%s': run %zu (%s): %s\n", path, i + 1,
-				run->policy, why);
-			return 2;
-		}
-		if (check_drawable(r, why)) {
-			fprintf(stderr, "mmemu: plot: '%s': run %zu (%s): %s\n", path, i + 1,
-				run->policy, why);
-			return 2;
-		}
+		for (size_t s = 0; !rc && s < run->n_samples; s++)
+			if (!(rows[s] = result_sample_text(run->samples[s])))
+				rc = fail("%s", "out of memory");
+		if (!rc)
+			rc = load_run(p, path, i, run, rows);
+		for (size_t s = 0; rows && s < run->n_samples; s++)
+			free(rows[s]);
+		free(rows);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }

@@ -320,15 +320,11 @@ int result_check_samples(const Mmemu__Invocation *inv, const char *path, char *w
 {
 	for (size_t r = 0; r < inv->n_runs; r++)
 		for (size_t i = 0; i < inv->runs[r]->n_samples; i++) {
-			json_error_t jerr;
-			json_t *s = json_loads(inv->runs[r]->samples[i], 0, &jerr);
-			bool ok = json_is_object(s), parsed = s != NULL;
+			const Mmemu__Sample *s = inv->runs[r]->samples[i];
 
-			json_decref(s);
-			if (!ok) {
-				snprintf(why, len, "'%s': run %zu (%s): sample %zu is not a JSON object: "
-					 "%s", path, r + 1, inv->runs[r]->policy, i + 1,
-					 parsed ? "another JSON value" : jerr.text);
+			if (s->row_case == MMEMU__SAMPLE__ROW__NOT_SET) {
+				snprintf(why, len, "'%s': run %zu (%s): sample %zu has no row", path,
+					 r + 1, inv->runs[r]->policy, i + 1);
 				return -1;
 			}
 		}

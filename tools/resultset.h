@@ -80,9 +80,9 @@ int result_same_experiment(const Mmemu__Invocation *a, const char *pa,
 			   char *why, size_t len);
 
 /*
- * Whether every sample of inv (read from path) is a JSON object, as the
- * JSON output and the view take them; -1 with a message naming the file,
- * the run and the sample when one is not.
+ * Whether every sample of inv (read from path) holds a row (stats, lruvec
+ * or oom), as the JSON output and the view print them; -1 with a message
+ * naming the file, the run and the sample when one does not.
  */
 int result_check_samples(const Mmemu__Invocation *inv, const char *path, char *why, size_t len);
 

@@ -42,7 +42,8 @@ struct stat {
 };
 
 struct column {
-	const char *policy, *options;
+	const char *policy;
+	char *options;		/* its runs' --set words, "a=1 b=2" (malloc'ed) */
 	size_t *runs;
 	size_t nr;
 	struct stat *st;	/* [slot], sim_seconds at [nr_slots] */
@@ -74,6 +75,7 @@ static void summary_free(struct summary *s)
 {
 	for (int c = 0; c < s->nr_cols; c++) {
 		free(s->col[c].runs);
+		free(s->col[c].options);
 		free(s->col[c].st);
 	}
 	free(s->col);
@@ -94,18 +96,23 @@ static int summary_build(struct summary *s, const Mmemu__Invocation *inv)
 		goto out;
 	for (size_t i = 0; i < nr_runs; i++) {
 		const Mmemu__Run *r = inv->runs[i];
+		char *options = result_options_text(r);
 		int c;
 
+		if (!options)
+			goto out;
 		for (c = 0; c < s->nr_cols; c++)
-			if (!strcmp(s->col[c].policy, r->policy) && !strcmp(s->col[c].options, r->options))
+			if (!strcmp(s->col[c].policy, r->policy) && !strcmp(s->col[c].options, options))
 				break;
-		if (c == s->nr_cols) {
+		if (c < s->nr_cols) {
+			free(options);
+		} else {
 			s->col[c].policy = r->policy;
-			s->col[c].options = r->options;
+			s->col[c].options = options;
+			s->nr_cols++;
 			s->col[c].runs = calloc(nr_runs, sizeof(*s->col[c].runs));
 			if (!s->col[c].runs)
 				goto out;
-			s->nr_cols++;
 		}
 		s->col[c].runs[s->col[c].nr++] = i;
 	}

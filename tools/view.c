@@ -45,8 +45,10 @@ json_t *view_run_json(const char *scenario, const Mmemu__Run *run, char *why, si
 	json_object_set_new(o, "dump", json_string(run->dump ? run->dump : ""));
 	for (size_t s = 0; s < run->n_samples; s++) {
 		json_error_t jerr;
-		json_t *row = json_loads(run->samples[s], 0, &jerr);
+		char *text = result_sample_text(run->samples[s]);
+		json_t *row = text ? json_loads(text, 0, &jerr) : NULL;
 
+		free(text);
 		if (!row) {
 			snprintf(why, whylen, "run '%s' sample %zu is not JSON: %s", run->policy,
 				 s + 1, jerr.text);

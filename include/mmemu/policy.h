@@ -42,9 +42,10 @@
  * meaning (models/policy/api.c pins the struct sizes of this number, so
  * that a change to them does not build until it is bumped). ABI 2: a
  * policy declares its knobs (struct policy_knobs) and reports its state
- * (report_stats, sample_state); the key tables of mmemu/keys.h.
+ * (report_stats, sample_state); the key tables of mmemu/keys.h. ABI 3:
+ * sample_state fills a struct policy_gens_sample (typed results, no text).
  */
-#define MMEMU_POLICY_ABI 2
+#define MMEMU_POLICY_ABI 3
 /* The symbol a policy shared object exports. */
 #define MMEMU_POLICY_SYMBOL "mmemu_policy"
 
@@ -568,7 +569,22 @@ static inline bool root_reclaim(const struct scan_control *sc)
  */
 #define MMEMU_SAMPLE_MAX_GENS 4
 
-/* Output sink for print_state (teaching dumps) and sample_state (text pieces). */
+/*
+ * A "gens" sample row of one lruvec, as sample_state fills it: the seqs and
+ * the generations of /sys/kernel/debug/lru_gen, oldest first.
+ */
+struct policy_gens_sample {
+	uint64_t max_seq;		/* lrugen->max_seq */
+	uint64_t min_seq[2];		/* lrugen->min_seq[] of anon and file */
+	int nr_gens;			/* generations in gen[], 1 to MMEMU_SAMPLE_MAX_GENS */
+	struct {
+		uint64_t seq;		/* its seq */
+		uint64_t age_ms;	/* now - its birth (lrugen->timestamps[]) */
+		int64_t anon, file;	/* lrugen->nr_pages[gen][type] */
+	} gen[MMEMU_SAMPLE_MAX_GENS];
+};
+
+/* Output sink for print_state (teaching dumps). */
 typedef void (*policy_print_fn)(void *ctx, const char *line);
 /* One counter of report_stats: its name and value. */
 typedef void (*policy_stat_fn)(void *ctx, const char *key, uint64_t value);
@@ -646,13 +662,13 @@ struct reclaim_policy {
 	void (*report_stats)(const struct lruvec *lruvec, policy_stat_fn add, void *ctx);
 	/*
 	 * optional: a --sample row of one lruvec (what `mmemu view` and `mmemu
-	 * plot` draw): JSON members after the row's "node", written through out
-	 * as text pieces (", \"max_seq\": 7, ..."), in a row of kind
-	 * sample_kind. Without it a row has the four LRU list sizes ("lists").
+	 * plot` draw): its generations, filled into row (zeroed before), in a
+	 * row of kind sample_kind. Without it a row has the four LRU list
+	 * sizes ("lists").
 	 */
-	const char *sample_kind;	/* "gens": at most MMEMU_SAMPLE_MAX_GENS of them */
-	void (*sample_state)(const struct lruvec *lruvec, uint64_t now_ns, policy_print_fn out,
-			     void *ctx);
+	const char *sample_kind;	/* "gens" */
+	void (*sample_state)(const struct lruvec *lruvec, uint64_t now_ns,
+			     struct policy_gens_sample *row);
 
 	const void *variant;	/* policy-private constants (MGLRU before/after) */
 };

@@ -15,8 +15,8 @@
 #include "models/vmscan.h"
 #include "models/workingset.h"
 
-/* The layout MMEMU_POLICY_ABI 2 promises: change one, bump the ABI and these. */
-_Static_assert(MMEMU_POLICY_ABI == 2, "a new ABI: update the sizes below");
+/* The layout MMEMU_POLICY_ABI 3 promises: change one, bump the ABI and these. */
+_Static_assert(MMEMU_POLICY_ABI == 3, "a new ABI: update the sizes below");
 _Static_assert(sizeof(struct folio) == 32, "struct folio changed: bump MMEMU_POLICY_ABI");
 _Static_assert(sizeof(struct lruvec) == 376, "struct lruvec changed: bump MMEMU_POLICY_ABI");
 _Static_assert(sizeof(struct scan_control) == 120,
@@ -28,6 +28,8 @@ _Static_assert(sizeof(struct reclaim_stat) == 40,
 _Static_assert(sizeof(struct policy_knobs) == 48,
 	       "struct policy_knobs changed: bump MMEMU_POLICY_ABI");
 _Static_assert(sizeof(struct key_desc) == 80, "struct key_desc changed: bump MMEMU_POLICY_ABI");
+_Static_assert(sizeof(struct policy_gens_sample) == 32 + 32 * MMEMU_SAMPLE_MAX_GENS,
+	       "struct policy_gens_sample changed: bump MMEMU_POLICY_ABI");
 _Static_assert(KT_RETIRED == 17, "enum key_type changed: bump MMEMU_POLICY_ABI");
 _Static_assert(NR_LRU_LISTS == 5 && NR_NODE_STAT_ITEMS == 19 && NR_VM_EVENT_ITEMS == 28 &&
 	       NR_PAGEFLAGS == 13, "an enum of the policy API changed: bump MMEMU_POLICY_ABI");

@@ -1970,29 +1970,26 @@ static void mglru_print_state(struct lruvec *lruvec, policy_print_fn out, void *
  * The --sample row of an lruvec: its generations, oldest first, as the
  * debugfs file has them (age_ms: now - lrugen->timestamps[gen]).
  */
-static void mglru_sample_state(const struct lruvec *lruvec, uint64_t now, policy_print_fn out,
-			       void *ctx)
+static void mglru_sample_state(const struct lruvec *lruvec, uint64_t now,
+			       struct policy_gens_sample *row)
 {
 	const struct lru_gen_folio *lrugen = lrugen_of(lruvec);
 	uint64_t seq = lrugen->min_seq[0] < lrugen->min_seq[1] ? lrugen->min_seq[0]
 							       : lrugen->min_seq[1];
-	char text[160];
 
-	snprintf(text, sizeof(text), ", \"max_seq\": %llu, \"min_seq\": [%llu, %llu], \"gens\": [",
-		 (unsigned long long)lrugen->max_seq, (unsigned long long)lrugen->min_seq[0],
-		 (unsigned long long)lrugen->min_seq[1]);
-	out(ctx, text);
-	for (uint64_t q = seq; q <= lrugen->max_seq; q++) {
+	row->max_seq = lrugen->max_seq;
+	row->min_seq[0] = lrugen->min_seq[0];
+	row->min_seq[1] = lrugen->min_seq[1];
+	for (uint64_t q = seq; q <= lrugen->max_seq && row->nr_gens < MAX_NR_GENS; q++) {
 		int gen = lru_gen_from_seq(q);
 		uint64_t birth = lrugen->timestamps[gen];
 
-		snprintf(text, sizeof(text), "%s{\"seq\": %llu, \"age_ms\": %llu, \"anon\": %lld, "
-			 "\"file\": %lld}", q == seq ? "" : ", ", (unsigned long long)q,
-			 (unsigned long long)(now > birth ? (now - birth) / NSEC_PER_MSEC : 0),
-			 (long long)lrugen->nr_pages[gen][0], (long long)lrugen->nr_pages[gen][1]);
-		out(ctx, text);
+		row->gen[row->nr_gens].seq = q;
+		row->gen[row->nr_gens].age_ms = now > birth ? (now - birth) / NSEC_PER_MSEC : 0;
+		row->gen[row->nr_gens].anon = lrugen->nr_pages[gen][0];
+		row->gen[row->nr_gens].file = lrugen->nr_pages[gen][1];
+		row->nr_gens++;
 	}
-	out(ctx, "]");
 }
 
 /* ---- the [mglru] knobs ---- */

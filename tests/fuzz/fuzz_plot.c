@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * libFuzzer target: what mmemu plot reads of a saved run (tools/plot.c):
- * the samples, each a JSON object. The input is one run's samples, one per
- * line ("stats", "gens" and "lists" rows as scenarios/run.c writes them);
- * plot loads them as it loads a saved file's (every value checked), and a
+ * the samples as JSON objects, one per line ("stats", "gens" and "lists"
+ * rows as result_sample_json() renders a saved file's typed rows); plot
+ * loads them as it loads a saved file's (every value checked), and a
  * run it accepts is drawn into each of five scripts. A rejection says
  * why; an accepted run never has a lruvec of more than PLOT_MAX_CELLS
  * numbers to draw.
@@ -31,8 +31,7 @@ static FILE *fuzz_quiet(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	Mmemu__Invocation inv = MMEMU__INVOCATION__INIT;
-	Mmemu__Run run = MMEMU__RUN__INIT, *runs[1] = { &run };
+	Mmemu__Run run = MMEMU__RUN__INIT;
 	struct plot p = { .to = INFINITY };	/* every sample: no --from, --to */
 	char *text = malloc(size + 1), *title = NULL, **rows = NULL, *save;
 	size_t nr = 0;
@@ -49,14 +48,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rows = grown;
 		rows[nr++] = line;
 	}
-	inv.scenario_name = "fuzz";
-	inv.scale = 1;
-	inv.n_runs = 1;
-	inv.runs = runs;
 	run.policy = "mglru-budget";
 	run.n_samples = nr;
-	run.samples = rows;
-	if (!load_invocation(&p, "fuzz", &inv, &title)) {
+	title = xasprintf("fuzz");
+	if (!load_run(&p, "fuzz", 0, &run, rows)) {
 		for (int r = 0; r < p.nr_runs; r++)
 			for (int i = 0; i < p.runs[r].nlv; i++) {
 				const struct lvec *lv = &p.runs[r].lv[i];

@@ -110,7 +110,7 @@ static const struct policy_knobs bad_knobs = {
 
 const struct reclaim_policy SYMBOL = {
 #ifdef BAD_ABI
-	.abi = MMEMU_POLICY_ABI + 997,
+	.abi = 999,
 #elif defined(BAD_ABI1)
 	.abi = 1,	/* as a plug-in built before ABI 2 (knobs) has it: the first field */
 #else
