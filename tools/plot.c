@@ -74,23 +74,6 @@
  */
 #define PLOT_MAX_CELLS (1 << 22)
 
-/* The number at o[key]; false when missing, not a number or not finite. */
-static bool jnum(const json_t *o, const char *key, double *x)
-{
-	const json_t *v = key ? json_object_get(o, key) : o;	/* NULL: o itself */
-
-	if (!json_is_number(v))
-		return false;
-	*x = json_number_value(v);
-	return isfinite(*x);
-}
-
-/* A count at o[key]: a whole number in [0, 2^53]. */
-static bool jcount(const json_t *o, const char *key, double *x)
-{
-	return jnum(o, key, x) && *x >= 0 && *x <= EXACT_MAX && *x == floor(*x);
-}
-
 __attribute__((format(printf, 2, 3)))
 static int bad(char *why, const char *fmt, ...)
 {
@@ -300,36 +283,6 @@ static bool series_has(const struct seriesset *ss, const char *name)
 	return false;
 }
 
-/*
- * Every value of the object o (name -> count) into ss at time t; a
- * cumulative counter (ops) must not go down from its last value. A run has
- * at most max names in all (memcgs, workloads): more is not a run, and
- * would make every lookup longer.
- */
-static int add_map(struct seriesset *ss, const json_t *o, const char *what, int max, double t,
-		   bool cumulative, char *why)
-{
-	const char *key;
-	json_t *v;
-
-	if (!json_is_object(o))
-		return bad(why, "no %s object", what);
-	json_object_foreach((json_t *)o, key, v) {
-		double x = json_is_number(v) ? json_number_value(v) : -1;
-
-		if (ss->n >= max && !series_has(ss, key))
-			return bad(why, "%s: more than %d names in a run, more than the model has",
-				   what, max);
-		if (!(x >= 0 && x <= EXACT_MAX * 4096) || x != floor(x))
-			return bad(why, "%s of '%.60s' is not a count", what, key);
-		if (cumulative && x < series_last(ss, key))
-			return bad(why, "%s of '%.60s' went down (%.0f after %.0f): not a counter",
-				   what, key, x, series_last(ss, key));
-		if (series_add(ss, key, t, x))
-			return bad(why, "out of memory");
-	}
-	return 0;
-}
 
 /* Room for n generations or lists of each type in row. */
 static int row_alloc(struct lvrow *row, int n, char *why)
@@ -342,97 +295,108 @@ static int row_alloc(struct lvrow *row, int n, char *why)
 	return 0;
 }
 
+/* A count of a saved row: a whole number a double holds exactly (seqs, pages). */
+static bool is_count(double x)
+{
+	return x >= 0 && x <= EXACT_MAX;
+}
+
 /*
  * The pages per generation of a "gens" row: consecutive seqs, at most
- * MMEMU_SAMPLE_MAX_GENS; max_seq and min_seq, when the row has them, agree with them
- * (the oldest generation is the lower min_seq, the youngest max_seq).
+ * MMEMU_SAMPLE_MAX_GENS; max_seq and min_seq agree with them (the oldest
+ * generation is the lower min_seq, the youngest max_seq).
  */
-static int gens_of(const json_t *o, struct lvrow *row, char *why)
+static int gens_of(const Mmemu__Generations *g, struct lvrow *row, char *why)
 {
-	const json_t *g = json_object_get(o, "gens"), *min_seq = json_object_get(o, "min_seq");
-	size_t n = json_array_size(g);
-	double max_seq;
+	size_t n = g->n_gens;
 
-	if (!json_is_array(g) || !n || n > MMEMU_SAMPLE_MAX_GENS)
+	if (!n || n > MMEMU_SAMPLE_MAX_GENS)
 		return bad(why, "gens is not an array of 1 to %d generations", MMEMU_SAMPLE_MAX_GENS);
 	if (row_alloc(row, (int)n, why))
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		const json_t *gi = json_array_get(g, i);
-		double seq;
+		const Mmemu__Generation *gi = g->gens[i];
 
-		if (!jcount(gi, "seq", &seq) || !jcount(gi, "anon", &row->anon[i]) ||
-		    !jcount(gi, "file", &row->file[i]))
+		if (!is_count((double)gi->seq) || !is_count((double)gi->anon) ||
+		    !is_count((double)gi->file))
 			return bad(why, "generation %zu: seq, anon and file are not counts", i + 1);
+		row->anon[i] = (double)gi->anon;
+		row->file[i] = (double)gi->file;
 		if (!i)
-			row->seq0 = (long long)seq;
-		else if ((long long)seq != row->seq0 + (long long)i)
-			return bad(why, "generation %zu: seq %.0f does not follow %lld", i + 1, seq,
-				   row->seq0 + (long long)i - 1);
+			row->seq0 = (long long)gi->seq;
+		else if ((long long)gi->seq != row->seq0 + (long long)i)
+			return bad(why, "generation %zu: seq %llu does not follow %lld", i + 1,
+				   (unsigned long long)gi->seq, row->seq0 + (long long)i - 1);
 	}
 	row->max_seq = row->seq0 + (long long)n - 1;
-	row->min_seq[0] = row->min_seq[1] = row->seq0;
-	if (json_object_get(o, "max_seq") &&
-	    (!jcount(o, "max_seq", &max_seq) || (long long)max_seq != row->max_seq))
+	if (g->max_seq != (uint64_t)row->max_seq)
 		return bad(why, "max_seq is not the youngest generation's seq %lld", row->max_seq);
-	if (min_seq) {
-		double m[2];
-
-		if (json_array_size(min_seq) != 2)
-			return bad(why, "min_seq is not [anon, file] seqs of its generations");
-		for (int k = 0; k < 2; k++) {
-			if (!jcount(json_array_get(min_seq, (size_t)k), NULL, &m[k]) ||
-			    m[k] < (double)row->seq0 || m[k] > (double)row->max_seq)
-				return bad(why, "min_seq is not [anon, file] seqs of its generations");
-			row->min_seq[k] = (long long)m[k];
-		}
-		if (row->min_seq[0] != row->seq0 && row->min_seq[1] != row->seq0)
-			return bad(why, "the oldest generation %lld is neither min_seq", row->seq0);
-	}
+	if (g->min_seq_anon < (uint64_t)row->seq0 || g->min_seq_anon > (uint64_t)row->max_seq ||
+	    g->min_seq_file < (uint64_t)row->seq0 || g->min_seq_file > (uint64_t)row->max_seq)
+		return bad(why, "min_seq is not [anon, file] seqs of its generations");
+	row->min_seq[0] = (long long)g->min_seq_anon;
+	row->min_seq[1] = (long long)g->min_seq_file;
+	if (row->min_seq[0] != row->seq0 && row->min_seq[1] != row->seq0)
+		return bad(why, "the oldest generation %lld is neither min_seq", row->seq0);
 	return 0;
 }
 
-/* A "gens" or "lists" row. */
-static int add_lruvec_row(struct prun *r, const json_t *o, double t, bool gens, char *why)
+static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "/NAME": a memcg as the samples and the plot's titles name it (malloc'ed). */
+static char *memcg_path(const char *name)
 {
-	const json_t *memcg = json_object_get(o, "memcg");
+	return xasprintf("/%s", name);
+}
+
+/* A row of one lruvec: its generations ("gens") or its lists ("lists"). */
+static int add_lruvec_row(struct prun *r, const Mmemu__LruvecRow *o, double t, char *why)
+{
+	bool gens = o->gens != NULL;
 	struct lvrow row = { .t = t };
 	struct lvec *lv;
-	double node;
+	char *memcg;
 
-	if (!json_is_string(memcg))
-		return bad(why, "no memcg");
-	if (!jcount(o, "node", &node) || node >= SCN_MAX_NODES)
+	if (!o->gens == !o->lists)
+		return bad(why, "neither generations nor lists");
+	if (o->node < 0 || o->node >= SCN_MAX_NODES)
 		return bad(why, "node is not a node (0 to %d)", SCN_MAX_NODES - 1);
 	if (gens) {
-		if (gens_of(o, &row, why)) {
+		if (gens_of(o->gens, &row, why)) {
 			free(row.anon);
 			return -1;
 		}
 	} else {
+		const uint64_t v[4] = { o->lists->inactive_anon, o->lists->active_anon,
+					o->lists->inactive_file, o->lists->active_file };
+
 		if (row_alloc(&row, 2, why))
 			return -1;
 		/* inactive first: the older list, as the oldest generation */
-		for (int i = 0; i < 4; i++)
-			if (!jcount(o, list_names[i], i < 2 ? &row.anon[i] : &row.file[i - 2])) {
+		for (int i = 0; i < 4; i++) {
+			if (!is_count((double)v[i])) {
 				free(row.anon);
 				return bad(why, "%s is not a count", list_names[i]);
 			}
+			(i < 2 ? row.anon : row.file)[i % 2] = (double)v[i];
+		}
 	}
+	memcg = memcg_path(o->memcg);
 	/* every (memcg, node), as generations or lists: no more in a run */
 	if (r->nlv >= MAX_MEMCGS * SCN_MAX_NODES * 2) {
 		bool known = false;
 
 		for (int i = 0; i < r->nlv && !known; i++)
-			known = !strcmp(r->lv[i].memcg, json_string_value(memcg)) &&
-				r->lv[i].node == (int)node && r->lv[i].gens == gens;
+			known = !strcmp(r->lv[i].memcg, memcg) && r->lv[i].node == o->node &&
+				r->lv[i].gens == gens;
 		if (!known) {
 			free(row.anon);
+			free(memcg);
 			return bad(why, "more than %d lruvecs in a run, more than the model has",
 				   MAX_MEMCGS * SCN_MAX_NODES * 2);
 		}
 	}
-	lv = lvec_get(r, json_string_value(memcg), (int)node, gens);
+	lv = lvec_get(r, memcg, o->node, gens);
 	if (lv && lv->n) {
 		const struct lvrow *last = &lv->rows[lv->n - 1];
 
@@ -440,12 +404,14 @@ static int add_lruvec_row(struct prun *r, const json_t *o, double t, bool gens, 
 		if (t < last->t || (gens && (row.seq0 < last->seq0 || row.max_seq < last->max_seq ||
 					     row.min_seq[0] < last->min_seq[0] ||
 					     row.min_seq[1] < last->min_seq[1]))) {
+			bad(why, "memcg '%.60s' node %d: %s before its previous sample's", memcg,
+			    o->node, t < last->t ? "the time is" : "the generations are");
 			free(row.anon);
-			return bad(why, "memcg '%.60s' node %.0f: %s before its previous sample's",
-				   json_string_value(memcg), node,
-				   t < last->t ? "the time is" : "the generations are");
+			free(memcg);
+			return -1;
 		}
 	}
+	free(memcg);
 	if (lv) {
 		struct lvrow *rows = grow(lv->rows, &lv->cap, lv->n, sizeof(*rows));
 
@@ -488,127 +454,145 @@ static const struct mcinfo *mcinfo_find(const struct prun *r, const char *name)
 }
 
 /*
- * The "memcg_parent" object of a stats row (name -> parent name): each a
- * memcg of the row, never itself, the same in every row.
+ * A value of name into ss at time t: a count (bytes: up to 4096 pages'
+ * worth); a cumulative counter (ops) must not go down from its last
+ * value. A run has at most max names in all (memcgs, workloads): more is
+ * not a run, and would make every lookup longer.
  */
-static int add_parents(struct prun *r, const json_t *o, const json_t *mem, char *why)
+static int add_named(struct seriesset *ss, const char *name, uint64_t v, const char *what,
+		     int max, double t, bool cumulative, char *why)
 {
-	const char *key;
-	json_t *v;
+	double x = (double)v;
 
-	if (!o)
-		return 0;	/* saved before plot read it: every memcg below the root */
-	if (!json_is_object(o))
-		return bad(why, "memcg_parent is not an object");
-	json_object_foreach((json_t *)o, key, v) {
-		const char *parent = json_string_value(v);
-		struct mcinfo *mc;
-
-		if (!parent || !json_object_get(mem, key) || !json_object_get(mem, parent) ||
-		    !strcmp(parent, key))
-			return bad(why, "memcg_parent of '%.60s' is not another memcg of the sample",
-				   key);
-		mc = mcinfo_get(r, key);
-		if (!mc)
-			return bad(why, "memcg_parent: more than %d memcgs", MAX_MEMCGS);
-		if (mc->parent && strcmp(mc->parent, parent))
-			return bad(why, "memcg_parent of '%.60s' changed from '%.60s' to '%.60s'", key,
-				   mc->parent, parent);
-		if (!mc->parent)
-			mc->parent = xstrdup(parent);
-	}
+	if (ss->n >= max && !series_has(ss, name))
+		return bad(why, "%s: more than %d names in a run, more than the model has", what,
+			   max);
+	if (x > EXACT_MAX * 4096)
+		return bad(why, "%s of '%.60s' is not a count", what, name);
+	if (cumulative && x < series_last(ss, name))
+		return bad(why, "%s of '%.60s' went down (%.0f after %.0f): not a counter", what,
+			   name, x, series_last(ss, name));
+	if (series_add(ss, name, t, x))
+		return bad(why, "out of memory");
 	return 0;
 }
 
-/* The swap counters of a stats row (pages in use, none when the run has no swap). */
-static int add_swap(struct prun *r, const json_t *o, double t, char *why)
+/* Whether the stats row names a memcg of that name ("" the root). */
+static bool row_has_memcg(const Mmemu__StatsRow *o, const char *name)
 {
-	static const char *const keys[] = { "swap_used", "zram_stored", "zram_pool" };
-
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		double x;
-
-		if (!json_object_get(o, keys[i]))
-			continue;
-		if (!jcount(o, keys[i], &x))
-			return bad(why, "%s is not a count", keys[i]);
-		if (series_add(&r->swap, keys[i], t, x))
-			return bad(why, "out of memory");
-	}
-	return 0;
+	for (size_t i = 0; i < o->n_memcgs; i++)
+		if (!strcmp(o->memcgs[i]->name, name))
+			return true;
+	return false;
 }
 
 /*
- * The "memory_pressure" object of a stats row (memcg -> some_avg10,
- * full_avg10 in percent, and totals): none in runs saved before PSI was
- * modelled. full is never more than some (test_state(): full implies some).
+ * A memcg of a stats row: its memory.current, its parent (another memcg
+ * of the row, never itself, the same in every row) and its memory.pressure
+ * (avg10 in percent; full never more than some: test_state(), full
+ * implies some).
  */
-static int add_pressure(struct prun *r, const json_t *o, double t, char *why)
+static int add_memcg(struct prun *r, const Mmemu__StatsRow *o, const Mmemu__MemcgSample *m,
+		     double t, char *why)
 {
-	const char *key;
-	json_t *v;
+	char *name = memcg_path(m->name), *parent = NULL;
+	int rc = -1;
 
-	if (!o)
-		return 0;
-	if (!json_is_object(o))
-		return bad(why, "memory_pressure is not an object");
-	json_object_foreach((json_t *)o, key, v) {
-		double some, full;
+	if (add_named(&r->mem, name, m->memory_current, "memory_current", MAX_MEMCGS, t, false,
+		      why))
+		goto out;
+	if (m->has_parent) {
+		struct mcinfo *mc;
 
-		if (!jnum(v, "some_avg10", &some) || !jnum(v, "full_avg10", &full) ||
-		    !(some >= 0 && some <= 100) || !(full >= 0 && full <= some))
-			return bad(why, "memory_pressure of '%.60s' has no some_avg10 and full_avg10 "
-				   "in percent (full at most some)", key);
-		if ((r->psi_some.n >= MAX_MEMCGS && !series_has(&r->psi_some, key)))
-			return bad(why, "memory_pressure: more than %d memcgs", MAX_MEMCGS);
-		if (series_add(&r->psi_some, key, t, some) || series_add(&r->psi_full, key, t, full))
-			return bad(why, "out of memory");
+		parent = memcg_path(m->parent);
+		if (!row_has_memcg(o, m->parent) || !strcmp(m->parent, m->name)) {
+			bad(why, "memcg_parent of '%.60s' is not another memcg of the sample", name);
+			goto out;
+		}
+		mc = mcinfo_get(r, name);
+		if (!mc) {
+			bad(why, "memcg_parent: more than %d memcgs", MAX_MEMCGS);
+			goto out;
+		}
+		if (mc->parent && strcmp(mc->parent, parent)) {
+			bad(why, "memcg_parent of '%.60s' changed from '%.60s' to '%.60s'", name,
+			    mc->parent, parent);
+			goto out;
+		}
+		if (!mc->parent)
+			mc->parent = xstrdup(parent);
 	}
+	if (!(m->some_avg10 >= 0 && m->some_avg10 <= 100) ||
+	    !(m->full_avg10 >= 0 && m->full_avg10 <= m->some_avg10)) {
+		bad(why, "memory_pressure of '%.60s' has no some_avg10 and full_avg10 in percent "
+			 "(full at most some)", name);
+		goto out;
+	}
+	if (r->psi_some.n >= MAX_MEMCGS && !series_has(&r->psi_some, name)) {
+		bad(why, "memory_pressure: more than %d memcgs", MAX_MEMCGS);
+		goto out;
+	}
+	if (series_add(&r->psi_some, name, t, m->some_avg10) ||
+	    series_add(&r->psi_full, name, t, m->full_avg10)) {
+		bad(why, "out of memory");
+		goto out;
+	}
+	rc = 0;
+out:
+	free(name);
+	free(parent);
+	return rc;
+}
+
+/* The swap counters of a stats row (pages in use, none when the run has no swap). */
+static int add_swap(struct prun *r, const Mmemu__SwapSample *swap, double t, char *why)
+{
+	if (!swap)
+		return 0;
+	if (series_add(&r->swap, "swap_used", t, (double)swap->used) ||
+	    (swap->zram && (series_add(&r->swap, "zram_stored", t, (double)swap->zram->stored) ||
+			    series_add(&r->swap, "zram_pool", t, (double)swap->zram->pool))))
+		return bad(why, "out of memory");
+	return 0;
+}
+
+/* A counter of a stats row into ss as name: it never goes down. */
+static int add_counter(struct seriesset *ss, const char *name, const char *key, uint64_t v,
+		       double t, char *why)
+{
+	double x = (double)v;
+
+	if (!is_count(x))
+		return bad(why, "%s is not a count", key);
+	if (x < series_last(ss, name))
+		return bad(why, "%s went down (%.0f after %.0f): not a counter", key, x,
+			   series_last(ss, name));
+	if (series_add(ss, name, t, x))
+		return bad(why, "out of memory");
 	return 0;
 }
 
 /* A "stats" row: refault counters, memory.current per memcg, operations per workload. */
-static int add_stats_row(struct prun *r, const json_t *o, double t, char *why)
+static int add_stats_row(struct prun *r, const Mmemu__StatsRow *o, double t, char *why)
 {
-	static const char *const refaults[2][2] = {
-		{ "workingset_refault_file", "file" }, { "workingset_refault_anon", "anon" },
-	};
-
 	if (r->nr_stats && t < r->last_stats_t)
 		return bad(why, "time %g is before the previous sample's %g", t, r->last_stats_t);
-	for (int i = 0; i < 2; i++) {
-		double x;
-
-		if (!jcount(o, refaults[i][0], &x))
-			return bad(why, "%s is not a count", refaults[i][0]);
-		if (x < series_last(&r->refault, refaults[i][1]))
-			return bad(why, "%s went down (%.0f after %.0f): not a counter",
-				   refaults[i][0], x, series_last(&r->refault, refaults[i][1]));
-		if (series_add(&r->refault, refaults[i][1], t, x))
-			return bad(why, "out of memory");
-	}
-	/* the machine's pgscan and pgsteal: kswapd and direct together, as sampled */
-	for (int i = 0; i < 2; i++) {
-		const char *key = i ? "pgsteal" : "pgscan";
-		double x;
-
-		if (!json_object_get(o, key))
-			continue;
-		if (!jcount(o, key, &x))
-			return bad(why, "%s is not a count", key);
-		if (x < series_last(&r->scan, key))
-			return bad(why, "%s went down (%.0f after %.0f): not a counter", key, x,
-				   series_last(&r->scan, key));
-		if (series_add(&r->scan, key, t, x))
-			return bad(why, "out of memory");
-	}
-	if (add_map(&r->mem, json_object_get(o, "memory_current"), "memory_current", MAX_MEMCGS, t,
-		    false, why) ||
-	    add_map(&r->ops, json_object_get(o, "ops"), "ops", SCN_MAX_WORKLOADS, t, true, why) ||
-	    add_parents(r, json_object_get(o, "memcg_parent"), json_object_get(o, "memory_current"),
-			why) ||
-	    add_swap(r, o, t, why) ||
-	    add_pressure(r, json_object_get(o, "memory_pressure"), t, why))
+	if (add_counter(&r->refault, "file", "workingset_refault_file",
+			o->workingset_refault_file, t, why) ||
+	    add_counter(&r->refault, "anon", "workingset_refault_anon",
+			o->workingset_refault_anon, t, why) ||
+	    /* the machine's pgscan and pgsteal: kswapd and direct together, as sampled */
+	    add_counter(&r->scan, "pgscan", "pgscan", o->pgscan, t, why) ||
+	    add_counter(&r->scan, "pgsteal", "pgsteal", o->pgsteal, t, why))
+		return -1;
+	for (size_t i = 0; i < o->n_memcgs; i++)
+		if (add_memcg(r, o, o->memcgs[i], t, why))
+			return -1;
+	for (size_t i = 0; i < o->n_ops; i++)
+		if (add_named(&r->ops, o->ops[i]->name, o->ops[i]->ops, "ops", SCN_MAX_WORKLOADS, t,
+			      true, why))
+			return -1;
+	if (add_swap(r, o->swap, t, why))
 		return -1;
 	r->nr_stats++;
 	r->last_stats_t = t;
@@ -616,41 +600,35 @@ static int add_stats_row(struct prun *r, const json_t *o, double t, char *why)
 }
 
 /*
- * One sample row; rows of other kinds, and those outside the window
- * [from, to] of simulated seconds, are skipped. 0, or -1 with why.
+ * A row's time in seconds as run --format json prints it (6 decimals), so
+ * that a plot of the saved rows draws what one of the printed rows did.
  */
-static int add_sample(struct prun *r, const char *text, double from, double to, char *why)
+static double sample_seconds(uint64_t t_ns)
 {
-	json_error_t jerr;
-	json_t *o = json_loads(text, 0, &jerr);
-	const char *kind;
-	double t;
-	int rc = -1;
+	char text[32];
 
-	if (!json_is_object(o)) {
-		bad(why, "not a JSON object");
-		goto out;
-	}
-	kind = json_string_value(json_object_get(o, "kind"));
-	if (!kind) {
-		bad(why, "no kind");
-		goto out;
-	}
-	if (!jnum(o, "t", &t) || t < 0 || t > 1e12) {
-		bad(why, "t is not a time (seconds)");
-		goto out;
-	}
+	snprintf(text, sizeof(text), "%.6f", (double)t_ns / 1e9);
+	return strtod(text, NULL);
+}
+
+/*
+ * One sample row; OOM kills, rows of kinds this mmemu does not know, and
+ * those outside the window [from, to] of simulated seconds, are skipped.
+ * 0, or -1 with why.
+ */
+static int add_sample(struct prun *r, const Mmemu__Sample *s, double from, double to, char *why)
+{
+	double t = sample_seconds(s->t_ns);
+
+	if (t > 1e12)
+		return bad(why, "t is not a time (seconds)");
 	if (t < from || t > to)
-		rc = 0;
-	else if (!strcmp(kind, "stats"))
-		rc = add_stats_row(r, o, t, why);
-	else if (!strcmp(kind, "gens") || !strcmp(kind, "lists"))
-		rc = add_lruvec_row(r, o, t, !strcmp(kind, "gens"), why);
-	else
-		rc = 0;
-out:
-	json_decref(o);
-	return rc;
+		return 0;
+	if (s->row_case == MMEMU__SAMPLE__ROW_STATS)
+		return add_stats_row(r, s->stats, t, why);
+	if (s->row_case == MMEMU__SAMPLE__ROW_LRUVEC)
+		return add_lruvec_row(r, s->lruvec, t, why);
+	return 0;
 }
 
 /* ---- the gnuplot script ---- */
@@ -1995,13 +1973,11 @@ static int add_groups(struct prun *r, const Mmemu__Run *run, char *why)
 }
 
 /*
- * Run number i of a saved file (path) into p: its samples as rows of JSON
- * (result_sample_json(): what run --format json prints, and what plot's
- * checks read), then its groups. 0, or a message and 2 when it is not a
+ * Run number i of a saved file (path) into p: its samples (each checked),
+ * then its groups. 0, or a message and 2 when it is not a
  * sane run.
  */
-static int load_run(struct plot *p, const char *path, size_t i, const Mmemu__Run *run,
-		    char *const *rows)
+static int load_run(struct plot *p, const char *path, size_t i, const Mmemu__Run *run)
 {
 	struct prun *runs = realloc(p->runs, (size_t)(p->nr_runs + 1) * sizeof(*runs)), *r;
 	char why[256], *options = result_options_text(run);
@@ -2020,10 +1996,13 @@ static int load_run(struct plot *p, const char *path, size_t i, const Mmemu__Run
 		r->label = xasprintf("%s", run->policy);
 	free(options);
 	for (size_t s = 0; s < run->n_samples; s++)
-		if (add_sample(r, rows[s], p->from, p->to, why)) {
+		if (add_sample(r, run->samples[s], p->from, p->to, why)) {
+			char *text = result_sample_text(run->samples[s]);
+
 			fprintf(stderr, "mmemu: plot: '%s': run %zu (%s): sample %zu: %s, not a "
 					"run's sample: %.80s\n",
-				path, i + 1, run->policy, s + 1, why, rows[s]);
+				path, i + 1, run->policy, s + 1, why, text ? text : "");
+			free(text);
 			return 2;
 		}
 	if (add_groups(r, run, why) || check_drawable(r, why)) {
@@ -2050,18 +2029,8 @@ static int load_invocation(struct plot *p, const char *path, const Mmemu__Invoca
 	else if (!*title)
 		*title = xasprintf("%s, scale %g", inv->scenario_name, inv->scale);
 	for (size_t i = 0; i < inv->n_runs; i++) {
-		const Mmemu__Run *run = inv->runs[i];
-		char **rows = calloc(run->n_samples + 1, sizeof(*rows));
-		int rc = rows ? 0 : fail("%s", "out of memory");
+		int rc = load_run(p, path, i, inv->runs[i]);
 
-		for (size_t s = 0; !rc && s < run->n_samples; s++)
-			if (!(rows[s] = result_sample_text(run->samples[s])))
-				rc = fail("%s", "out of memory");
-		if (!rc)
-			rc = load_run(p, path, i, run, rows);
-		for (size_t s = 0; rows && s < run->n_samples; s++)
-			free(rows[s]);
-		free(rows);
 		if (rc)
 			return rc;
 	}

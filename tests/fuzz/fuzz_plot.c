@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * libFuzzer target: what mmemu plot reads of a saved run (tools/plot.c):
- * the samples as JSON objects, one per line ("stats", "gens" and "lists"
- * rows as result_sample_json() renders a saved file's typed rows); plot
- * loads them as it loads a saved file's (every value checked), and a
+ * a packed mmemu.Run, its typed samples ("stats" and lruvec rows) and its
+ * groups; plot loads it as it loads a saved file's (every value checked), and a
  * run it accepts is drawn into each of five scripts. A rejection says
  * why; an accepted run never has a lruvec of more than PLOT_MAX_CELLS
  * numbers to draw.
@@ -31,27 +30,11 @@ static FILE *fuzz_quiet(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	Mmemu__Run run = MMEMU__RUN__INIT;
 	struct plot p = { .to = INFINITY };	/* every sample: no --from, --to */
-	char *text = malloc(size + 1), *title = NULL, **rows = NULL, *save;
-	size_t nr = 0;
+	Mmemu__Run *run = mmemu__run__unpack(NULL, size, data);
+	char *title = xasprintf("fuzz");
 
-	if (!text)
-		abort();
-	memcpy(text, data, size);
-	text[size] = '\0';
-	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char **grown = realloc(rows, (nr + 1) * sizeof(*rows));
-
-		if (!grown)
-			abort();
-		rows = grown;
-		rows[nr++] = line;
-	}
-	run.policy = "mglru-budget";
-	run.n_samples = nr;
-	title = xasprintf("fuzz");
-	if (!load_run(&p, "fuzz", 0, &run, rows)) {
+	if (run && !load_run(&p, "fuzz", 0, run)) {
 		for (int r = 0; r < p.nr_runs; r++)
 			for (int i = 0; i < p.runs[r].nlv; i++) {
 				const struct lvec *lv = &p.runs[r].lv[i];
@@ -78,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		prun_free(&p.runs[r]);
 	free(p.runs);
 	free(title);
-	free(rows);
-	free(text);
+	if (run)
+		mmemu__run__free_unpacked(run, NULL);
 	return 0;
 }
