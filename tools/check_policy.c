@@ -32,6 +32,7 @@
 #include "tools/child.h"
 #include "tools/check_policy.h"
 #include "tools/help.h"
+#include "tools/options.h"
 #include "tools/resultset.h"
 #include "tools/scenario_dirs.h"
 
@@ -271,12 +272,6 @@ static int check_scenario(const char *path, const char *policy, double scale)
 
 int cmd_check_policy(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "scale", required_argument, NULL, 'x' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const struct reclaim_policy *p;
 	const struct policy_file *pf;
 	double scale = 1.0 / 32;
@@ -284,9 +279,9 @@ int cmd_check_policy(int argc, char **argv)
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(CMD_CHECK_POLICY, argc, argv)) != -1) {
 		switch (opt) {
-		case 'x':
+		case OPT_SCALE:
 			scale = strtod(optarg, &end);
 			if (end != optarg && *end == '/') {
 				double d = strtod(end + 1, &end);
@@ -299,7 +294,7 @@ int cmd_check_policy(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 't':
+		case OPT_TIMEOUT:
 			timeout_s = strtod(optarg, &end);
 			if (end == optarg || *end || !(timeout_s > 0 && timeout_s <= 86400)) {
 				fprintf(stderr, "mmemu: check-policy: --timeout '%s': expected seconds, "
@@ -307,7 +302,7 @@ int cmd_check_policy(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'h':
+		case OPT_HELP:
 			help_command(stdout, "check-policy");
 			return 0;
 		default:

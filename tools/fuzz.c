@@ -53,6 +53,7 @@
 #include "tools/child.h"
 #include "tools/fuzz.h"
 #include "tools/help.h"
+#include "tools/options.h"
 
 #define FZ_MAX_POLICIES 16
 #define FZ_MAX_JOBS 64
@@ -1502,18 +1503,6 @@ static int parse_seconds(const char *opt, const char *arg, double *out)
 
 int cmd_fuzz(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "policy", required_argument, NULL, 'p' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "time", required_argument, NULL, 't' },
-		{ "runs", required_argument, NULL, 'n' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "case-timeout", required_argument, NULL, 'T' },
-		{ "shrink-time", required_argument, NULL, 'R' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct fuzz fz = {
 		.seed = 1, .case_timeout_s = FZ_CASE_TIMEOUT_S, .shrink_time_s = FZ_SHRINK_TIME_S,
 		.jobs = 2, .out_dir = "fuzz-findings",
@@ -1531,42 +1520,42 @@ int cmd_fuzz(int argc, char **argv)
 	for (int i = 0; i < FZ_MAX_JOBS; i++)
 		slots[i].fd = -1;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(CMD_FUZZ, argc, argv)) != -1) {
 		switch (opt) {
-		case 'p':
+		case OPT_POLICY:
 			policy_arg = optarg;
 			break;
-		case 'S':
+		case OPT_SEED:
 			if (args_u64(optarg, &fz.seed))
 				return fuzz_fail("--seed '%s' is not a number", optarg);
 			break;
-		case 't':
+		case OPT_TIME:
 			if (parse_seconds("time", optarg, &fz.time_s))
 				return 2;
 			time_given = true;
 			break;
-		case 'n':
+		case OPT_RUNS:
 			if (args_u64(optarg, &fz.runs) || !fz.runs)
 				return fuzz_fail("--runs '%s': expected a count, 1 or more", optarg);
 			break;
-		case 'o':
+		case OPT_OUT:
 			if (!*optarg)
 				return fuzz_fail("--out: no directory named");
 			fz.out_dir = optarg;
 			break;
-		case 'T':
+		case OPT_CASE_TIMEOUT:
 			if (parse_seconds("case-timeout", optarg, &fz.case_timeout_s))
 				return 2;
 			break;
-		case 'R':
+		case OPT_SHRINK_TIME:
 			if (parse_seconds("shrink-time", optarg, &fz.shrink_time_s))
 				return 2;
 			break;
-		case 'j':
+		case OPT_JOBS:
 			if (args_long(optarg, 1, FZ_MAX_JOBS, &fz.jobs))
 				return fuzz_fail("-j '%s': expected 1 to %d", optarg, FZ_MAX_JOBS);
 			break;
-		case 'h':
+		case OPT_HELP:
 			help_command(stdout, "fuzz");
 			return 0;
 		default:

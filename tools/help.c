@@ -4,12 +4,13 @@
 #include "commit.h"	/* MMEMU_COMMIT, generated */
 #include "scenarios/scenario.h"
 #include "tools/help.h"
+#include "tools/options.h"
 
 struct command_help {
 	const char *name;	/* "run" */
 	const char *summary;	/* one line for `mmemu --help` */
 	const char *usage;	/* the synopsis, "usage: mmemu run ..." lines */
-	const char *text;	/* what it does and its options */
+	const char *text;	/* what it does; its options come from tools/options.c */
 };
 
 static const struct command_help commands[] = {
@@ -27,34 +28,7 @@ static const struct command_help commands[] = {
 		"against the first policy, the headline first (each workload's throughput\n"
 		"and latency, pgpgin/pgpgout, workingset refaults, pgscan/pgsteal, OOM\n"
 		"kills), then the rest. With several seeds, the mean over seeds per policy,\n"
-		"'*' where Welch's t-test finds a change significant at 95%.\n"
-		"\n"
-		"  --policy a,b,...  policies, comma-separated (default: the scenario's, else\n"
-		"                    classic; see mmemu list); one with a '/' or ending in .so\n"
-		"                    is loaded from that file (see mmemu/policy.h)\n"
-		"  --set KEY=VALUE   override a scenario key, e.g. --set memcg.app.memory.max=2G\n"
-		"                    or --set vm.swappiness=100; sizes are written at full\n"
-		"                    scale and shrink with --scale\n"
-		"  --seed N          run seed (default 1)\n"
-		"  --seeds A..B      several seeds (A..B or A,B,...): every policy under each\n"
-		"  --scale F         shrink sizes and counts, 0 < F <= 1 or 1/N (default: the\n"
-		"                    scenario's scale)\n"
-		"  --format F        text (default), json or csv\n"
-		"  --all             text: every row, also those that do not change\n"
-		"  -j N              runs in parallel, 1 to 64 (default 2)\n"
-		"  --dump lru_gen    each lruvec as /sys/kernel/debug/lru_gen shows it, at the end\n"
-		"  --dump-every T    and every T of simulated time\n"
-		"  --sample T        period of the time series kept for plot (default 0.1s; 0: none)\n"
-		"  --out FILE        also save every run to FILE (protobuf, for report and plot)\n"
-		"  --live [ADDR:]PORT  serve the page of mmemu view over HTTP while the runs go,\n"
-		"                    updated as their samples come (server-sent events), then\n"
-		"                    print the table and keep serving the final state until\n"
-		"                    SIGINT or SIGTERM (exit 0). ADDR defaults to 127.0.0.1\n"
-		"                    (0.0.0.0:8080, [::1]:8080); PORT 0 takes a free port; the\n"
-		"                    address is printed on stderr. With --sample 0 the page\n"
-		"                    still samples every 0.1s, the results keep none; the\n"
-		"                    results are the same with or without --live\n"
-		"  --live-wait       start the runs when a page has connected\n",
+		"'*' where Welch's t-test finds a change significant at 95%.\n",
 	},
 	{
 		.name = "report",
@@ -65,14 +39,7 @@ static const struct command_help commands[] = {
 		.text =
 		"Prints saved results byte for byte as run printed them. With several files,\n"
 		"their runs side by side under the first file's scenario and scale; files of\n"
-		"another scenario or scale are refused unless --force.\n"
-		"\n"
-		"  --format F        text (default), json or csv\n"
-		"  --all             text: every row, also those that do not change\n"
-		"  --summary         the mean over seeds of the runs that differ only in seed,\n"
-		"                    with Welch's t-test against the first group and 95%\n"
-		"                    Student-t confidence intervals (json, csv)\n"
-		"  --force           put results of different scenarios or scales side by side\n",
+		"another scenario or scale are refused unless --force.\n",
 	},
 	{
 		.name = "sweep",
@@ -87,22 +54,7 @@ static const struct command_help commands[] = {
 		"prints the mean over seeds per policy and --set values, '*' where Welch's\n"
 		"t-test finds a change from the first group significant at 95%. A run that\n"
 		"fails or times out is reported with its parameters; the others go on and the\n"
-		"sweep exits 1.\n"
-		"\n"
-		"  --policy a,b,...  policies (default: the scenario's, else classic)\n"
-		"  --set KEY=V1,V2   a scenario key and its values (full-scale sizes)\n"
-		"  --seeds A..B      seeds (default 1)\n"
-		"  --scale F         shrink sizes and counts, 0 < F <= 1 or 1/N\n"
-		"  -j N              runs in parallel, 1 to 256 (default: the online CPUs)\n"
-		"  --timeout S       seconds a run may take (default 600)\n"
-		"  --format F        text (default), json or csv\n"
-		"  --all             text: every row, also those that do not change\n"
-		"  --out FILE        save every run, ordered by policy, values, seed\n"
-		"  --mpi             started as MPI ranks (mpirun -n N, srun -n N): rank 0 hands\n"
-		"                    the runs out to every rank, -j at a time on each (default\n"
-		"                    1), and prints and saves what a local sweep would\n"
-		"  --rank-timeout S  a rank silent this long (default 30) is lost; only its\n"
-		"                    runs in flight fail\n",
+		"sweep exits 1.\n",
 	},
 	{
 		.name = "ablate",
@@ -121,17 +73,7 @@ static const struct command_help commands[] = {
 		"refaults, pgscan/pgsteal, OOM kills): the mean over seeds with the mechanism\n"
 		"removed and its change from the kernel's, '*' where Welch's t-test finds it\n"
 		"significant at 95%. min_ttl_ms is off by default and is not part of the list\n"
-		"(mmemu sweep --set mglru.min_ttl_ms=... measures it).\n"
-		"\n"
-		"  --policy P        the MGLRU policy\n"
-		"  --seeds A..B      seeds (default 1; '*' needs two or more)\n"
-		"  --scale F         shrink sizes and counts, 0 < F <= 1 or 1/N\n"
-		"  -j N              runs in parallel, 1 to 256 (default: the online CPUs)\n"
-		"  --timeout S       seconds a run may take (default 600)\n"
-		"  --format F        text (default), json or csv (every row, as mmemu sweep)\n"
-		"  --out FILE        save every run, ordered by combination, then seed\n"
-		"  --mpi             started as MPI ranks, as mmemu sweep --mpi\n"
-		"  --rank-timeout S  a rank silent this long (default 30) is lost\n",
+		"(mmemu sweep --set mglru.min_ttl_ms=... measures it).\n",
 	},
 	{
 		.name = "fuzz",
@@ -157,18 +99,7 @@ static const struct command_help commands[] = {
 		"drawn; the mmemu run command that fails on it is printed. The same seed\n"
 		"draws the same cases in the same order whatever -j; the trace type (it\n"
 		"needs a trace file) is not drawn. Exit 0 when no case failed, 1 when one\n"
-		"did, 2 on bad usage.\n"
-		"\n"
-		"  --policy a,b,...  the policies drawn from (default: every built-in one);\n"
-		"                    a ./x.so is a plug-in, as run --policy takes it\n"
-		"  --seed N          the cases' seed (default 1)\n"
-		"  --time S          start no case after S seconds of host time (default 60\n"
-		"                    unless --runs is given)\n"
-		"  --runs N          at most N cases\n"
-		"  --out DIR         where a failing case is saved (default fuzz-findings)\n"
-		"  -j N              cases at once, 1 to 64 (default 1)\n"
-		"  --case-timeout S  a case running longer has hung (default 120)\n"
-		"  --shrink-time S   host seconds the shrinking may take (default 120)\n",
+		"did, 2 on bad usage.\n",
 	},
 	{
 		.name = "view",
@@ -192,10 +123,7 @@ static const struct command_help commands[] = {
 		"the memcg's lruvecs at that instant (seq, age in ms, anon and file\n"
 		"pages, as debugfs), from the samples. Files of different scenarios,\n"
 		"scenario texts or scales are refused. The page is also served while the runs go: mmemu\n"
-		"run --live.\n"
-		"\n"
-		"  -o, --output OUT  the page to write\n"
-		"  --force           mix scenarios or scales anyway\n",
+		"run --live.\n",
 	},
 	{
 		.name = "plot",
@@ -225,19 +153,7 @@ static const struct command_help commands[] = {
 		"lruvecs of the memcgs under the most pressure). The root memcg, whose\n"
 		"memory.current is every memcg's, is drawn only when asked for. Prints the\n"
 		"name of each file it wrote. Files of different scenarios, scenario texts\n"
-		"or scales are refused, as report and view refuse them.\n"
-		"\n"
-		"  --what W          gens, memory, throughput, refaults, swap, pressure or\n"
-		"                    pgscan-rate\n"
-		"  --memcg NAMES     only these memcgs (app or /app, comma separated; gens,\n"
-		"                    memory and pressure)\n"
-		"  --node N          only the lruvecs of node N (gens)\n"
-		"  --from T, --to T  only the samples from T to T of simulated time (as\n"
-		"                    run --sample: 500ms, 2s); rates start at the first\n"
-		"                    sample from T\n"
-		"  -o, --out FILE    the image, .svg (default <what>.svg) or .png\n"
-		"  --script FILE     also write the gnuplot script\n"
-		"  --force           mix scenarios or scales anyway\n",
+		"or scales are refused, as report and view refuse them.\n",
 	},
 	{
 		.name = "list",
@@ -265,26 +181,7 @@ static const struct command_help commands[] = {
 		"page-access trace through one memcg under each policy and cache size and\n"
 		"prints one line per (policy, size) like libCacheSim's cachesim. A miss\n"
 		"ratio below the compulsory one (distinct objects / requests) is said to be\n"
-		"readahead's: read-around read pages before they were requested.\n"
-		"\n"
-		"  --policy POLICY   reclaim policy, a name or ./x.so (default classic); a list\n"
-		"                    with --trace\n"
-		"  --trace FILE      a trace: libCacheSim oracleGeneral, lcs, csv or txt, twr,\n"
-		"                    vscsi, plain or .zst\n"
-		"  --trace-format F  auto (default: sniffed; lcs by its magic), oracle, csv,\n"
-		"                    txt, lcs, twr, twrNS, oracleSysTwrNS, oracleSimTwrNS or\n"
-		"                    vscsi, as libCacheSim lays them out (twr and vscsi have\n"
-		"                    no header to sniff: name them)\n"
-		"  -t, --trace-params P  csv columns as cachesim's -t: time-col=1,obj-id-col=2,\n"
-		"                    obj-size-col=3,op-col=4,delimiter=,,has-header=true;\n"
-		"                    obj-id-is-num=false: obj_id is a name (csv, txt), each\n"
-		"                    distinct one numbered as first seen\n"
-		"  --cache SIZE,...  memory.max per run: a size (1G) or a fraction of the\n"
-		"                    working set (0.1, 10%); default a quarter of it\n"
-		"  --no-timing       miss ratios only: no IO waits or CPU costs (faster)\n"
-		"  --no-readahead    the device's read_ahead_kb = 0: a miss reads only its\n"
-		"                    request's pages (no readahead nor mmap read-around), so\n"
-		"                    that the caches alone are compared\n",
+		"readahead's: read-around read pages before they were requested.\n",
 	},
 	{
 		.name = "check-policy",
@@ -300,10 +197,7 @@ static const struct command_help commands[] = {
 		"two runs identical). A run that does not end within --timeout (a\n"
 		"shrink_lruvec that loops, or one that reports pages it did not free) is\n"
 		"killed and fails \"runs to the end\". Exit 0 when all pass, 1 when one\n"
-		"fails, 2 when the policy does not load.\n"
-		"\n"
-		"  --scale F         shrink the scenarios, 0 < F <= 1 or 1/N (default 1/32)\n"
-		"  --timeout S       host seconds a run may take (default 300)\n",
+		"fails, 2 when the policy does not load.\n",
 	},
 };
 
@@ -330,6 +224,7 @@ int help_command(FILE *f, const char *cmd)
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		if (!strcmp(commands[i].name, cmd)) {
 			fprintf(f, "%s\n%s", commands[i].usage, commands[i].text);
+			cli_options_print(f, cli_cmd_bit(cmd));
 			return 0;
 		}
 	return -1;
@@ -345,47 +240,28 @@ static void scd_text(FILE *f, const char *s, size_t n)
 	}
 }
 
-/*
- * One command's text: paragraphs as they are, option lines ("  --x V   what",
- * continued further indented) as scdoc's indented term lists.
- */
+static void scd_text_cb(FILE *f, const char *s, size_t n)
+{
+	scd_text(f, s, n);
+}
+
+/* One command's text, then its options as scdoc's indented term lists. */
 static void scd_command(FILE *f, const struct command_help *c)
 {
 	const char *p = c->text;
+	unsigned cmd = cli_cmd_bit(c->name);
 
 	fprintf(f, "## mmemu %s\n\n```\n%s```\n\n", c->name, c->usage);
 	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		size_t n = strcspn(p, "\n");
 
-		if (n > 2 && p[0] == ' ' && p[1] == ' ' && p[2] == '-') {
-			/* the option and its value up to a run of two spaces */
-			const char *desc = strstr(p + 2, "  ");
-			size_t on = desc && desc < p + n ? (size_t)(desc - p - 2) : n - 2;
-
-			fputc('*', f);
-			scd_text(f, p + 2, on);
-			fprintf(f, "*\n\t");
-			if (desc && desc < p + n) {
-				while (*desc == ' ')
-					desc++;
-				scd_text(f, desc, (size_t)(p + n - desc));
-			}
-			fputc('\n', f);
-		} else if (n > 2 && p[0] == ' ' && p[1] == ' ') {
-			/* a continued description */
-			const char *q = p;
-
-			while (*q == ' ')
-				q++;
-			fputc('\t', f);
-			scd_text(f, q, (size_t)(p + n - q));
-			fputc('\n', f);
-		} else {
-			scd_text(f, p, n);
-			fputc('\n', f);
-		}
-		p += n + (nl ? 1 : 0);
+		scd_text(f, p, n);
+		fputc('\n', f);
+		p += n + (p[n] == '\n');
+	}
+	if (cli_options_shown(cmd)) {
+		fputc('\n', f);
+		cli_options_scdoc(f, cmd, scd_text_cb);
 	}
 	fputc('\n', f);
 }

@@ -39,6 +39,7 @@
 #include "tools/bench.h"
 #include "tools/check_policy.h"
 #include "tools/help.h"
+#include "tools/options.h"
 #include "tools/live.h"
 #include "tools/live_http.h"
 #include "tools/output.h"
@@ -500,24 +501,6 @@ static char *join_sets(const char *const *sets, int nr)
 
 static int cmd_run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "policy", required_argument, NULL, 'p' },
-		{ "set", required_argument, NULL, 's' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "seeds", required_argument, NULL, 'M' },
-		{ "scale", required_argument, NULL, 'x' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "dump", required_argument, NULL, 'd' },
-		{ "dump-every", required_argument, NULL, 'D' },
-		{ "sample", required_argument, NULL, 'T' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "live", required_argument, NULL, 'L' },
-		{ "live-wait", no_argument, NULL, 'W' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *sets[MAX_SETS], *policy_arg = NULL, *out_path = NULL, *live_arg = NULL;
 	bool policy_from_file = false;
 	char *policies[MAX_POLICIES], *policy_buf = NULL, *options = NULL, *scenario_path, err[512];
@@ -541,24 +524,24 @@ static int cmd_run(int argc, char **argv)
 	uint64_t *run_seed = NULL;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(CMD_RUN, argc, argv)) != -1) {
 		switch (opt) {
-		case 'p':
+		case OPT_POLICY:
 			policy_arg = optarg;
 			break;
-		case 's':
+		case OPT_SET:
 			if (nr_sets == MAX_SETS)
 				return die("too many --set options");
 			sets[nr_sets++] = optarg;
 			break;
-		case 'S':
+		case OPT_SEED:
 			if (args_u64(optarg, &seed)) {
 				snprintf(err, sizeof(err), "--seed '%s' is not a number", optarg);
 				return die(err);
 			}
 			seed_given = true;
 			break;
-		case 'M':
+		case OPT_SEEDS:
 			free(seeds);
 			if (args_seeds(optarg, MAX_SEEDS, &seeds, &nr_seeds)) {
 				snprintf(err, sizeof(err),
@@ -567,14 +550,14 @@ static int cmd_run(int argc, char **argv)
 				return die(err);
 			}
 			break;
-		case 'x':
+		case OPT_SCALE:
 			if (args_scale(optarg, &scale)) {
 				snprintf(err, sizeof(err), "--scale '%s' is not in (0, 1] (or 1/N)",
 					 optarg);
 				return die(err);
 			}
 			break;
-		case 'f':
+		case OPT_FORMAT:
 			oo.format = optarg;
 			if (!output_format_known(oo.format)) {
 				snprintf(err, sizeof(err), "--format '%s': expected text, json or csv",
@@ -582,31 +565,31 @@ static int cmd_run(int argc, char **argv)
 				return die(err);
 			}
 			break;
-		case 'a':
+		case OPT_ALL:
 			oo.all = true;
 			break;
-		case 'd':
+		case OPT_DUMP:
 			if (strcmp(optarg, "lru_gen")) {
 				snprintf(err, sizeof(err), "--dump '%s': only lru_gen is known", optarg);
 				return die(err);
 			}
 			dump = true;
 			break;
-		case 'D':
-		case 'T':
-			if (parse_time_ns(optarg, opt == 'D' ? &dump_every : &sample) ||
-			    (opt == 'D' && !dump_every)) {
+		case OPT_DUMP_EVERY:
+		case OPT_SAMPLE:
+			if (parse_time_ns(optarg, opt == OPT_DUMP_EVERY ? &dump_every : &sample) ||
+			    (opt == OPT_DUMP_EVERY && !dump_every)) {
 				snprintf(err, sizeof(err), "--%s '%s' is not a duration",
-					 opt == 'D' ? "dump-every" : "sample", optarg);
+					 opt == OPT_DUMP_EVERY ? "dump-every" : "sample", optarg);
 				return die(err);
 			}
 			break;
-		case 'o':
+		case OPT_OUT:
 			out_path = optarg;
 			if (!*out_path)
 				return die("--out: no file named");
 			break;
-		case 'L':
+		case OPT_LIVE:
 			if (live_parse_addr(optarg, &live_addr, err, sizeof(err))) {
 				char msg[600];
 
@@ -616,16 +599,16 @@ static int cmd_run(int argc, char **argv)
 			}
 			live_arg = optarg;
 			break;
-		case 'W':
+		case OPT_LIVE_WAIT:
 			live_wait = true;
 			break;
-		case 'j':
+		case OPT_JOBS:
 			if (args_long(optarg, 1, 64, &jobs)) {
 				snprintf(err, sizeof(err), "-j '%s': expected 1 to 64", optarg);
 				return die(err);
 			}
 			break;
-		case 'h':
+		case OPT_HELP:
 			help_command(stdout, "run");
 			return 0;
 		default:
@@ -877,14 +860,6 @@ static Mmemu__Invocation *load_invocation(const char *path)
 
 static int cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "summary", no_argument, NULL, 'm' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "force", no_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct output_opts oo = { .format = "text" };
 	Mmemu__Invocation **files, all = MMEMU__INVOCATION__INIT;
 	char err[512];
@@ -892,9 +867,9 @@ static int cmd_report(int argc, char **argv)
 	bool summary = false, force = false;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(CMD_REPORT, argc, argv)) != -1) {
 		switch (opt) {
-		case 'f':
+		case OPT_FORMAT:
 			oo.format = optarg;
 			if (!output_format_known(oo.format)) {
 				snprintf(err, sizeof(err), "--format '%s': expected text, json or csv",
@@ -902,16 +877,16 @@ static int cmd_report(int argc, char **argv)
 				return die(err);
 			}
 			break;
-		case 'm':
+		case OPT_SUMMARY:
 			summary = true;
 			break;
-		case 'a':
+		case OPT_ALL:
 			oo.all = true;
 			break;
-		case 'F':
+		case OPT_FORCE:
 			force = true;
 			break;
-		case 'h':
+		case OPT_HELP:
 			help_command(stdout, "report");
 			return 0;
 		default:

@@ -41,6 +41,7 @@
 #include "tools/args.h"
 #include "tools/scenario_dirs.h"
 #include "tools/help.h"
+#include "tools/options.h"
 #include "tools/output.h"
 #include "tools/sink.h"
 #include "tools/summary.h"
@@ -754,22 +755,6 @@ int cmd_sweep(int argc, char **argv)
 
 int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 {
-	static const struct option opts[] = {
-		{ "policy", required_argument, NULL, 'p' },
-		{ "set", required_argument, NULL, 's' },
-		{ "seeds", required_argument, NULL, 'S' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "scale", required_argument, NULL, 'x' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "mpi", no_argument, NULL, 'M' },
-		{ "rank-timeout", required_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct sweep sw;
 	struct axis axes[SWEEP_MAX_SETS];
 	char *policies[SWEEP_MAX_POLICIES], *policy_buf = NULL, *scenario_path = NULL;
@@ -797,14 +782,14 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 	sw.rank_timeout_s = 30;
 	sw.axes = axes;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(v ? CMD_ABLATE : CMD_SWEEP, argc, argv)) != -1) {
 		char *end;
 
 		switch (opt) {
-		case 'p':
+		case OPT_POLICY:
 			policy_arg = optarg;
 			break;
-		case 's':
+		case OPT_SET:
 			if (sw.nr_axes == SWEEP_MAX_SETS)
 				{ rc = die("too many --set options"); goto out_args; }
 			if (parse_axis(optarg, &axes[sw.nr_axes])) {
@@ -823,7 +808,7 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 				}
 			sw.nr_axes++;
 			break;
-		case 'S':
+		case OPT_SEEDS:
 			free(sw.seeds);
 			if (args_seeds(optarg, SWEEP_MAX_RUNS, &sw.seeds, &sw.nr_seeds)) {
 				snprintf(err, sizeof(err),
@@ -832,7 +817,7 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 				{ rc = die(err); goto out_args; }
 			}
 			break;
-		case 'x':
+		case OPT_SCALE:
 			if (args_scale(optarg, &scale)) {
 				snprintf(err, sizeof(err), "--scale '%s' is not in (0, 1] (or 1/N)",
 					 optarg);
@@ -840,7 +825,7 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 			}
 			sw.scale_arg = optarg;
 			break;
-		case 'f':
+		case OPT_FORMAT:
 			oo.format = optarg;
 			if (!output_format_known(oo.format)) {
 				snprintf(err, sizeof(err), "--format '%s': expected text, json or csv",
@@ -848,15 +833,15 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 				{ rc = die(err); goto out_args; }
 			}
 			break;
-		case 'a':
+		case OPT_ALL:
 			oo.all = true;
 			break;
-		case 'o':
+		case OPT_OUT:
 			out_path = optarg;
 			if (!*out_path)
 				{ rc = die("--out: no file named"); goto out_args; }
 			break;
-		case 't':
+		case OPT_TIMEOUT:
 			sw.timeout_s = strtod(optarg, &end);
 			if (*end || !(sw.timeout_s > 0 && sw.timeout_s < 1e7)) {
 				snprintf(err, sizeof(err), "--timeout '%s': expected seconds (> 0)",
@@ -864,7 +849,7 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 				{ rc = die(err); goto out_args; }
 			}
 			break;
-		case 'j': {
+		case OPT_JOBS: {
 			long j;
 
 			if (args_long(optarg, 1, SWEEP_MAX_JOBS, &j))
@@ -873,10 +858,10 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 			jobs_given = true;
 			break;
 		}
-		case 'M':
+		case OPT_MPI:
 			sw.mpi = true;
 			break;
-		case 'R':
+		case OPT_RANK_TIMEOUT:
 			sw.rank_timeout_s = strtod(optarg, &end);
 			if (*end || !(sw.rank_timeout_s >= 0.1 && sw.rank_timeout_s < 1e7)) {
 				snprintf(err, sizeof(err),
@@ -884,7 +869,7 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 				{ rc = die(err); goto out_args; }
 			}
 			break;
-		case 'h':
+		case OPT_HELP:
 			help_command(stdout, sweep_cmd);
 			goto out_args;
 		default:
