@@ -34,6 +34,7 @@
 #include "storage/blockdev.h"
 #include "tools/child.h"
 #include "tools/resultset.h"
+#include "tools/runner.h"
 #include "tools/args.h"
 #include "tools/scenario_dirs.h"
 #include "tools/bench.h"
@@ -362,16 +363,6 @@ struct progress {
 	const char *const *label;	/* [run] */
 };
 
-static void fmt_eta(char *buf, size_t len, double s)
-{
-	if (s < 100)
-		snprintf(buf, len, "%.0fs", s);
-	else if (s < 6000)
-		snprintf(buf, len, "%.0fm%02.0fs", floor(s / 60), fmod(s, 60));
-	else
-		snprintf(buf, len, "%.1fh", s / 3600);
-}
-
 /* One line on stderr, redrawn: each running run's share, the whole, an ETA. */
 static void progress_draw(const struct progress *p)
 {
@@ -396,7 +387,7 @@ static void progress_draw(const struct progress *p)
 		done += d > 0 ? d : 0;
 	}
 	if (known && done > 0)
-		fmt_eta(eta, sizeof(eta),
+		runner_fmt_eta(eta, sizeof(eta),
 			(now_s() - p->start) * ((double)p->total - done) / done);
 	fprintf(stderr, "\r%s, %.0f%% done, ETA %s\033[K", line, 100 * done / (double)p->total, eta);
 	fflush(stderr);

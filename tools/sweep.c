@@ -3,9 +3,9 @@
  * mmemu sweep SCENARIO --policy a,b --set key=v1,v2 [--set ...] --seeds 1..5
  *
  * The cross product of policies x each --set key's values x seeds, every run
- * a child process of this same binary (`mmemu run ... --out -`, started with
- * uv_spawn in a process group of its own) whose stdout is a saved result
- * file read through a libuv pipe; -j N at a time (default: online CPUs).
+ * a child process of this same binary (`mmemu run ... --out -`, started by
+ * the runner of tools/runner.h) whose stdout is a saved result file; -j N
+ * at a time (default: online CPUs).
  * Runs go out largest first by a cost estimate (run_cost()), so unequal
  * runs balance over the slots. A child that fails, prints something that is
  * not a result or outlives --timeout is reported on stderr with its
@@ -64,111 +64,36 @@ static int die(const char *msg)
 	return 2;
 }
 
-static void fmt_eta(char *buf, size_t len, double s)
-{
-	if (s < 100)
-		snprintf(buf, len, "%.0fs", s);
-	else if (s < 6000)
-		snprintf(buf, len, "%.0fm%02.0fs", floor(s / 60), fmod(s, 60));
-	else
-		snprintf(buf, len, "%.1fh", s / 3600);
-}
-
 void sweep_progress(struct sweep *sw)
 {
-	double elapsed = (double)(uv_hrtime() - sw->start_ns) / 1e9;
+	double elapsed = runner_elapsed_s(&sw->rn);
 	char eta[32] = "?";
 
-	if (!sw->tty)
+	if (!sw->rn.tty)
 		return;
 	if (sw->done)
-		fmt_eta(eta, sizeof(eta), elapsed * (double)(sw->total - sw->done) / sw->done);
+		runner_fmt_eta(eta, sizeof(eta), elapsed * (double)(sw->total - sw->done) / sw->done);
 	fprintf(stderr, "\r[sweep] done %zu/%zu, running %zu, failed %zu, ~%s left\033[K",
-		sw->done, sw->total, sw->running + sw->remote, sw->failed, eta);
+		sw->done, sw->total, sw->rn.running + sw->remote, sw->failed, eta);
 	fflush(stderr);
 }
 
-static void on_progress_timer(uv_timer_t *t)
+static void on_progress_timer(struct runner *r)
 {
-	sweep_progress(t->data);
+	sweep_progress(r->ctx);
 }
 
 void sweep_report(struct sweep *sw, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (sw->tty)
+	if (sw->rn.tty)
 		fprintf(stderr, "\r\033[K");
 	fprintf(stderr, "mmemu: sweep: ");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-}
-
-static int buf_reserve(struct buf *b, size_t more)
-{
-	if (b->cap - b->len >= more)
-		return 0;
-	size_t cap = b->cap ? b->cap : 65536;
-
-	while (cap - b->len < more)
-		cap *= 2;
-	char *p = realloc(b->p, cap);
-
-	if (!p)
-		return -1;
-	b->p = p;
-	b->cap = cap;
-	return 0;
-}
-
-static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *out)
-{
-	struct job *j = h->data;
-	struct buf *b = h == (uv_handle_t *)&j->out ? &j->obuf : &j->ebuf;
-
-	if (buf_reserve(b, suggested)) {
-		*out = uv_buf_init(NULL, 0);	/* read_cb gets UV_ENOBUFS */
-		return;
-	}
-	*out = uv_buf_init(b->p + b->len, (unsigned)(b->cap - b->len));
-}
-
-static void job_free(struct job *j)
-{
-	for (char **a = j->argv; a && *a; a++)
-		free(*a);
-	free(j->argv);
-	free(j->params);
-	free(j->obuf.p);
-	free(j->ebuf.p);
-	free(j);
-}
-
-static void on_close(uv_handle_t *h)
-{
-	struct job *j = h->data;
-
-	if (--j->open_handles == 0)
-		job_free(j);
-}
-
-/* The last non-empty line of the child's stderr, without "mmemu: ". */
-static const char *last_line(struct buf *b)
-{
-	char *s, *nl;
-
-	if (buf_reserve(b, 1))
-		return "";
-	b->p[b->len] = '\0';
-	while (b->len && (b->p[b->len - 1] == '\n' || b->p[b->len - 1] == '\r'))
-		b->p[--b->len] = '\0';
-	nl = strrchr(b->p, '\n');
-	s = nl ? nl + 1 : b->p;
-	if (!strncmp(s, "mmemu: ", 7))
-		s += 7;
-	return s;
 }
 
 static void oom(void)
@@ -202,11 +127,10 @@ static char *xprintf(const char *fmt, ...)
 }
 
 /* The child's saved file as a packed mmemu.Run (*msg NULL), else *msg says why not. */
-static uint8_t *job_result(struct job *j, size_t *len, char **msg)
+static uint8_t *job_result(const struct runner_exit *e, size_t *len, char **msg)
 {
 	char why[256];
-	Mmemu__Invocation *inv =
-		result_file_parse((const uint8_t *)j->obuf.p, j->obuf.len, why, sizeof(why));
+	Mmemu__Invocation *inv = result_file_parse(e->out, e->out_len, why, sizeof(why));
 	uint8_t *packed;
 
 	if (inv && inv->n_runs != 1) {
@@ -215,7 +139,7 @@ static uint8_t *job_result(struct job *j, size_t *len, char **msg)
 		inv = NULL;
 	}
 	if (!inv) {
-		*msg = xprintf("run %s failed: bad output: %s", j->params, why);
+		*msg = xprintf("run %s failed: bad output: %s", e->label, why);
 		return NULL;
 	}
 	*len = mmemu__run__get_packed_size(inv->runs[0]);
@@ -227,92 +151,37 @@ static uint8_t *job_result(struct job *j, size_t *len, char **msg)
 	return packed;
 }
 
-/* The child is gone and its pipes are drained: its outcome goes to ops->outcome. */
-static void job_finish(struct job *j)
+/* A run's child has ended: its outcome goes to ops->outcome. */
+static void job_exit(struct runner *r, const struct runner_exit *e)
 {
-	struct sweep *sw = j->sw;
-	size_t index = j->index, len = 0;
+	struct sweep *sw = r->ctx;
+	size_t len = 0;
 	uint8_t *packed = NULL;
 	char *msg = NULL;
 
-	j->finished = true;
-	if (sw->interrupted) {
+	if (r->interrupted) {
 		/* reported once, at the end */
-	} else if (j->timed_out) {
-		msg = xprintf("run %s timed out after %gs", j->params, sw->timeout_s);
-	} else if (j->term_signal) {
-		msg = xprintf("run %s failed: killed by %s (%s)%s%s", j->params,
-			      child_signal_name(j->term_signal), strsignal(j->term_signal),
-			      j->ebuf.len ? ": " : "", last_line(&j->ebuf));
-	} else if (j->exit_status) {
-		const char *line = last_line(&j->ebuf);
-
-		msg = xprintf("run %s failed (exit status %lld)%s%s", j->params,
-			      (long long)j->exit_status, *line ? ": " : "", line);
+	} else if (e->timed_out) {
+		msg = xprintf("run %s timed out after %gs", e->label, r->timeout_s);
+	} else if (e->term_signal) {
+		msg = xprintf("run %s failed: killed by %s (%s)%s%s", e->label,
+			      child_signal_name(e->term_signal), strsignal(e->term_signal),
+			      e->wrote_err ? ": " : "", e->err_line);
+	} else if (e->exit_status) {
+		msg = xprintf("run %s failed (exit status %lld)%s%s", e->label,
+			      (long long)e->exit_status, *e->err_line ? ": " : "", e->err_line);
 	} else {
-		packed = job_result(j, &len, &msg);
+		packed = job_result(e, &len, &msg);
 	}
-	sw->running--;
-	for (unsigned s = 0; s < sw->jobs; s++)
-		if (sw->live[s] == j)
-			sw->live[s] = NULL;
-	uv_close((uv_handle_t *)&j->proc, on_close);
-	uv_close((uv_handle_t *)&j->out, on_close);
-	uv_close((uv_handle_t *)&j->err, on_close);
-	uv_close((uv_handle_t *)&j->timer, on_close);
 	if (packed)
-		sw->ops->outcome(sw, index, true, packed, len);
+		sw->ops->outcome(sw, e->index, true, packed, len);
 	else
-		sw->ops->outcome(sw, index, false, (const uint8_t *)msg, msg ? strlen(msg) : 0);
+		sw->ops->outcome(sw, e->index, false, (const uint8_t *)msg, msg ? strlen(msg) : 0);
 	free(packed);
 	free(msg);
 	if (sw->ops->more)
 		sw->ops->more(sw);
 	sweep_progress(sw);
-}
-
-static void job_maybe_finish(struct job *j)
-{
-	if (j->exited && j->out_eof && j->err_eof && !j->finished)
-		job_finish(j);
-}
-
-static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
-{
-	struct job *j = s->data;
-	bool is_out = s == (uv_stream_t *)&j->out;
-
-	(void)b;
-	if (n > 0) {
-		(is_out ? &j->obuf : &j->ebuf)->len += (size_t)n;
-		return;
-	}
-	if (n == 0)
-		return;	/* EAGAIN */
-	/* EOF, or an error (the output will not parse, or the status tells) */
-	uv_read_stop(s);
-	if (n != UV_EOF && is_out)
-		j->obuf.len = 0;
-	*(is_out ? &j->out_eof : &j->err_eof) = true;
-	job_maybe_finish(j);
-}
-
-static void on_exit_cb(uv_process_t *p, int64_t status, int sig)
-{
-	struct job *j = p->data;
-
-	j->exited = true;
-	j->exit_status = status;
-	j->term_signal = sig;
-	job_maybe_finish(j);
-}
-
-static void on_timeout(uv_timer_t *t)
-{
-	struct job *j = t->data;
-
-	j->timed_out = true;
-	kill(-j->proc.pid, SIGKILL);	/* the run and the process it forks */
 }
 
 /* The combination of --set values run index uses: one value index per axis. */
@@ -482,7 +351,7 @@ int sweep_plan_order(struct sweep *sw, double scale, char *bad, size_t badlen)
 
 bool sweep_next_run(struct sweep *sw, size_t *index)
 {
-	if (sw->interrupted || sw->next >= sw->total)
+	if (sw->rn.interrupted || sw->next >= sw->total)
 		return false;
 	*index = sw->order[sw->next++];
 	return true;
@@ -492,84 +361,28 @@ bool sweep_next_run(struct sweep *sw, size_t *index)
 static void job_fail_unstarted(struct sweep *sw, size_t index, char *msg)
 {
 	sw->ops->outcome(sw, index, false, (const uint8_t *)msg,
-			 sw->interrupted ? 0 : strlen(msg));
+			 sw->rn.interrupted ? 0 : strlen(msg));
 	free(msg);
 }
 
 void sweep_job_start(struct sweep *sw, size_t index, char **args, char *params)
 {
-	struct job *j;
-	uv_process_options_t o;
-	uv_stdio_container_t stdio[3];
-	size_t nargs = 0;
-	unsigned slot;
-	int rc;
+	int rc = runner_spawn(&sw->rn, index, args, params);
+	char *msg;
 
-	for (slot = 0; slot < sw->jobs && sw->live[slot]; slot++)
-		;
-	if (slot == sw->jobs || sw->interrupted) {
-		/* more runs than slots would be the dispatcher's mistake: fail the run, by name */
-		job_fail_unstarted(sw, index, xprintf("run %s failed: no free slot", params));
-		for (char **a = args; *a; a++)
-			free(*a);
-		free(args);
-		free(params);
+	if (!rc)
 		return;
-	}
-	j = calloc(1, sizeof(*j));
-	if (!j)
-		oom();
-	while (args[nargs])
-		nargs++;
-	j->argv = calloc(nargs + 2, sizeof(*j->argv));
-	if (!j->argv)
-		oom();
-	j->argv[0] = xstrdup(sw->exe);
-	memcpy(j->argv + 1, args, (nargs + 1) * sizeof(*args));
+	/* more runs than slots would be the dispatcher's mistake: fail the run, by name */
+	if (rc == UV_EBUSY)
+		msg = xprintf("run %s failed: no free slot", params);
+	else
+		msg = xprintf("run %s failed: cannot start '%s': %s", params, sw->rn.exe,
+			      uv_strerror(rc));
+	for (char **a = args; *a; a++)
+		free(*a);
 	free(args);
-	j->sw = sw;
-	j->index = index;
-	j->params = params;
-	uv_pipe_init(&sw->loop, &j->out, 0);
-	uv_pipe_init(&sw->loop, &j->err, 0);
-	uv_timer_init(&sw->loop, &j->timer);
-	j->proc.data = j->out.data = j->err.data = j->timer.data = j;
-	j->open_handles = 4;
-
-	memset(&o, 0, sizeof(o));
-	stdio[0].flags = UV_IGNORE;
-	stdio[1].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
-	stdio[1].data.stream = (uv_stream_t *)&j->out;
-	stdio[2].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
-	stdio[2].data.stream = (uv_stream_t *)&j->err;
-	o.file = sw->exe;
-	o.args = j->argv;
-	o.env = sw->env;
-	o.exit_cb = on_exit_cb;
-	o.stdio = stdio;
-	o.stdio_count = 3;
-	o.flags = UV_PROCESS_DETACHED;	/* its own process group, killed as one */
-
-	rc = uv_spawn(&sw->loop, &j->proc, &o);
-	j->proc.data = j;
-	if (rc) {
-		char *msg = xprintf("run %s failed: cannot start '%s': %s", j->params, sw->exe,
-				    uv_strerror(rc));
-
-		j->exited = j->out_eof = j->err_eof = true;
-		j->finished = true;
-		uv_close((uv_handle_t *)&j->proc, on_close);
-		uv_close((uv_handle_t *)&j->out, on_close);
-		uv_close((uv_handle_t *)&j->err, on_close);
-		uv_close((uv_handle_t *)&j->timer, on_close);
-		job_fail_unstarted(sw, index, msg);
-		return;
-	}
-	sw->running++;
-	sw->live[slot] = j;
-	uv_read_start((uv_stream_t *)&j->out, on_alloc, on_read);
-	uv_read_start((uv_stream_t *)&j->err, on_alloc, on_read);
-	uv_timer_start(&j->timer, on_timeout, (uint64_t)(sw->timeout_s * 1000), 0);
+	free(params);
+	job_fail_unstarted(sw, index, msg);
 }
 
 void sweep_job_start_planned(struct sweep *sw, size_t index)
@@ -602,7 +415,7 @@ static void local_more(struct sweep *sw)
 {
 	size_t index;
 
-	while (sw->running < sw->jobs && sweep_next_run(sw, &index))
+	while (sw->rn.running < sw->rn.jobs && sweep_next_run(sw, &index))
 		sweep_job_start_planned(sw, index);
 }
 
@@ -613,86 +426,7 @@ static const struct sweep_ops local_ops = {
 
 void sweep_kill_children(struct sweep *sw)
 {
-	for (unsigned s = 0; s < sw->jobs; s++)
-		if (sw->live[s])
-			kill(-sw->live[s]->proc.pid, SIGKILL);
-}
-
-static void on_signal(uv_signal_t *h, int sig)
-{
-	struct sweep *sw = h->data;
-
-	(void)sig;
-	sw->interrupted = true;
-	sweep_kill_children(sw);
-}
-
-/*
- * This process's environment plus MMEMU_PARENT_PID=<our pid>: each run then
- * dies with the sweep (or its MPI rank), even when that is SIGKILLed (see
- * mmemu.c).
- */
-static char **child_env(void)
-{
-	extern char **environ;
-	size_t n = 0, k = 0;
-	char **env;
-
-	while (environ[n])
-		n++;
-	env = calloc(n + 2, sizeof(*env));
-	if (!env)
-		oom();
-	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], MMEMU_PARENT_PID_ENV "=", sizeof(MMEMU_PARENT_PID_ENV)))
-			env[k++] = environ[i];
-	env[k++] = xprintf(MMEMU_PARENT_PID_ENV "=%ld", (long)getpid());
-	env[k] = NULL;
-	return env;
-}
-
-static void child_env_free(char **env)
-{
-	size_t k = 0;
-
-	if (!env)
-		return;
-	while (env[k + 1])
-		k++;
-	free(env[k]);	/* the MMEMU_PARENT_PID= we printed, always last */
-	free(env);
-}
-
-/* The loop, its signal handlers (SIGHUP too) and (on a terminal) the progress line. */
-static int loop_open(struct sweep *sw)
-{
-	if (uv_loop_init(&sw->loop))
-		return -1;
-	fflush(NULL);
-	uv_timer_init(&sw->loop, &sw->progress);
-	sw->progress.data = sw;
-	uv_signal_init(&sw->loop, &sw->sigint);
-	uv_signal_init(&sw->loop, &sw->sigterm);
-	uv_signal_init(&sw->loop, &sw->sighup);
-	sw->sigint.data = sw->sigterm.data = sw->sighup.data = sw;
-	uv_signal_start(&sw->sigint, on_signal, SIGINT);
-	uv_signal_start(&sw->sigterm, on_signal, SIGTERM);
-	uv_signal_start(&sw->sighup, on_signal, SIGHUP);
-	uv_unref((uv_handle_t *)&sw->sigint);
-	uv_unref((uv_handle_t *)&sw->sigterm);
-	uv_unref((uv_handle_t *)&sw->sighup);
-	sw->start_ns = uv_hrtime();
-	return 0;
-}
-
-static void loop_close(struct sweep *sw)
-{
-	uv_close((uv_handle_t *)&sw->progress, NULL);
-	uv_close((uv_handle_t *)&sw->sigint, NULL);
-	uv_close((uv_handle_t *)&sw->sigterm, NULL);
-	uv_close((uv_handle_t *)&sw->sighup, NULL);
-	uv_run(&sw->loop, UV_RUN_DEFAULT);
-	uv_loop_close(&sw->loop);
+	runner_kill_all(&sw->rn);
 }
 
 /* "section.key=v1,v2,v3" as an axis; empty values are kept (sweep_plan_order() rejects them). */
@@ -728,11 +462,6 @@ static int parse_axis(const char *arg, struct axis *ax)
 	return 0;
 }
 
-static bool is_exe_path_ok(const char *p)
-{
-	return p && *p && access(p, X_OK) == 0;
-}
-
 /* How many MPI ranks the launcher says this process is one of (1: none). */
 static long launched_ranks(void)
 {
@@ -758,7 +487,7 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 	struct sweep sw;
 	struct axis axes[SWEEP_MAX_SETS];
 	char *policies[SWEEP_MAX_POLICIES], *policy_buf = NULL, *scenario_path = NULL;
-	char err[512], exe[4096];
+	char err[512];
 	const char *policy_arg = NULL, *out_path = NULL;
 	bool policy_from_file = false;
 	struct output_opts oo = { .format = "text" };
@@ -767,8 +496,9 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 	struct scenario s;
 	Mmemu__Invocation inv = MMEMU__INVOCATION__INIT;
 	bool jobs_given = false, loop_opened = false;
+	unsigned jobs;
+	double timeout_s = 600;
 	int opt, rc = 0;
-	ssize_t n;
 
 	memset(&sw, 0, sizeof(sw));
 	memset(&s, 0, sizeof(s));
@@ -777,8 +507,7 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 		oo.headline = true;
 		oo.col_label = v->label;
 	}
-	sw.jobs = cpus > 0 ? (unsigned)(cpus < SWEEP_MAX_JOBS ? cpus : SWEEP_MAX_JOBS) : 1;
-	sw.timeout_s = 600;
+	jobs = cpus > 0 ? (unsigned)(cpus < SWEEP_MAX_JOBS ? cpus : SWEEP_MAX_JOBS) : 1;
 	sw.rank_timeout_s = 30;
 	sw.axes = axes;
 	optind = 1;
@@ -842,8 +571,8 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 				{ rc = die("--out: no file named"); goto out_args; }
 			break;
 		case OPT_TIMEOUT:
-			sw.timeout_s = strtod(optarg, &end);
-			if (*end || !(sw.timeout_s > 0 && sw.timeout_s < 1e7)) {
+			timeout_s = strtod(optarg, &end);
+			if (*end || !(timeout_s > 0 && timeout_s < 1e7)) {
 				snprintf(err, sizeof(err), "--timeout '%s': expected seconds (> 0)",
 					 optarg);
 				{ rc = die(err); goto out_args; }
@@ -854,7 +583,7 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 
 			if (args_long(optarg, 1, SWEEP_MAX_JOBS, &j))
 				{ rc = die("-j wants 1 to 256"); goto out_args; }
-			sw.jobs = (unsigned)j;
+			jobs = (unsigned)j;
 			jobs_given = true;
 			break;
 		}
@@ -903,23 +632,13 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 	}
 #endif
 	if (sw.mpi && !jobs_given)
-		sw.jobs = 1;	/* a rank per core: the launcher placed them */
+		jobs = 1;	/* a rank per core: the launcher placed them */
 
-	/* the children are this binary */
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		sw.exe = exe;
-	}
-	if (!is_exe_path_ok(sw.exe))
-		sw.exe = "/proc/self/exe";
-	sw.live = calloc(sw.jobs, sizeof(*sw.live));
-	if (!sw.live)
-		{ rc = die("out of memory"); goto out_args; }
-	sw.env = child_env();
-	if (loop_open(&sw))
+	if (runner_open(&sw.rn, jobs, timeout_s))
 		{ rc = die("cannot start the event loop"); goto out_args; }
 	loop_opened = true;
+	sw.rn.ctx = &sw;
+	sw.rn.on_exit = job_exit;
 	sw.ops = &local_ops;
 #ifdef MMEMU_HAVE_MPI
 	if (sw.mpi) {
@@ -929,7 +648,6 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 		rc = 0;
 	}
 #endif
-	sw.tty = isatty(STDERR_FILENO);
 
 	if (!sw.nr_seeds) {
 		sw.seeds = calloc(1, sizeof(*sw.seeds));
@@ -1027,11 +745,8 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 		rc = die(*err ? err : "out of memory");
 		goto out_free;
 	}
-	sw.start_ns = uv_hrtime();
-	if (sw.tty) {
-		uv_timer_start(&sw.progress, on_progress_timer, 500, 500);
-		uv_unref((uv_handle_t *)&sw.progress);
-	}
+	sw.rn.start_ns = uv_hrtime();
+	runner_progress_every(&sw.rn, on_progress_timer);
 #ifdef MMEMU_HAVE_MPI
 	if (sw.mpi)
 		sweep_mpi_run(&sw);
@@ -1040,12 +755,12 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v)
 	{
 		sw.ops->more(&sw);
 		sweep_progress(&sw);
-		uv_run(&sw.loop, UV_RUN_DEFAULT);
+		runner_run(&sw.rn);
 	}
-	if (sw.tty)
+	if (sw.rn.tty)
 		fprintf(stderr, "\r[sweep] done %zu/%zu, failed %zu, %.1fs\033[K\n", sw.done,
-			sw.total, sw.failed, (double)(uv_hrtime() - sw.start_ns) / 1e9);
-	if (sw.interrupted) {
+			sw.total, sw.failed, runner_elapsed_s(&sw.rn));
+	if (sw.rn.interrupted) {
 		fprintf(stderr, "mmemu: sweep: interrupted\n");
 		rc = 130;
 		goto out_free;
@@ -1119,9 +834,7 @@ out_args:
 		sweep_mpi_finish(&sw);
 #endif
 	if (loop_opened)
-		loop_close(&sw);
-	child_env_free(sw.env);
-	free(sw.live);
+		runner_close(&sw.rn);
 	for (size_t a = 0; a < sw.nr_axes; a++) {
 		free(axes[a].key);
 		free(axes[a].vals);

@@ -170,7 +170,7 @@ static void handle(struct sweep *sw, int source, int tag, const uint8_t *buf, in
 static void inbox_poll(struct sweep *sw)
 {
 	struct sweep_mpi *m = sw->m;
-	uint64_t now = uv_now(&sw->loop);
+	uint64_t now = uv_now(&sw->rn.loop);
 
 	for (;;) {
 		MPI_Message msg;
@@ -286,7 +286,7 @@ static void lose_rank(struct sweep *sw, int r, const char *why)
 		free(params);
 		free(msg);
 	}
-	if (!sw->interrupted)
+	if (!sw->rn.interrupted)
 		rank0_more(sw);
 	sweep_progress(sw);
 }
@@ -327,7 +327,7 @@ static void rank0_more(struct sweep *sw)
 	struct sweep_mpi *m = sw->m;
 	size_t index;
 
-	while (sw->running < sw->jobs && sweep_next_run(sw, &index))
+	while (sw->rn.running < sw->rn.jobs && sweep_next_run(sw, &index))
 		sweep_job_start_planned(sw, index);
 	for (int r = 1; r < m->size; r++) {
 		struct peer *p = &m->peers[r];
@@ -362,7 +362,7 @@ static void rank0_handle(struct sweep *sw, int r, int tag, const uint8_t *buf, i
 		p->slots = slots < 1 ? 1 : slots > MAX_SLOTS ? MAX_SLOTS : slots;
 		snprintf(p->host, sizeof(p->host), "%.*s", len - 4, (const char *)buf + 4);
 		p->hello = true;
-		if (!sw->interrupted)
+		if (!sw->rn.interrupted)
 			rank0_more(sw);
 	} else if (tag == TAG_OUTCOME && len >= 9) {
 		size_t index = (size_t)get_u64(buf);
@@ -373,7 +373,7 @@ static void rank0_handle(struct sweep *sw, int r, int tag, const uint8_t *buf, i
 		p->busy--;
 		sw->remote--;
 		sweep_collect(sw, index, buf[8] != 0, buf + 9, (size_t)len - 9);
-		if (!sw->interrupted)
+		if (!sw->rn.interrupted)
 			rank0_more(sw);
 		sweep_progress(sw);
 	}
@@ -405,7 +405,7 @@ static void rank0_on_poll(uv_timer_t *t)
 
 	inbox_poll(sw);
 	outbox_reap(m);
-	if (sw->interrupted || sw->done == sw->total) {
+	if (sw->rn.interrupted || sw->done == sw->total) {
 		/* the loop ends when this rank's children are closed */
 		stop_timers(m);
 		rank0_stop(sw);
@@ -416,7 +416,7 @@ static void rank0_on_beat(uv_timer_t *t)
 {
 	struct sweep *sw = t->data;
 	struct sweep_mpi *m = sw->m;
-	uint64_t now = uv_now(&sw->loop), limit = (uint64_t)(sw->rank_timeout_s * 1000);
+	uint64_t now = uv_now(&sw->rn.loop), limit = (uint64_t)(sw->rank_timeout_s * 1000);
 
 	for (int r = 1; r < m->size; r++) {
 		struct peer *p = &m->peers[r];
@@ -450,22 +450,22 @@ void sweep_mpi_run(struct sweep *sw)
 		exit(2);
 	}
 	sw->ops = &rank0_ops;
-	uv_update_time(&sw->loop);
-	now = uv_now(&sw->loop);
+	uv_update_time(&sw->rn.loop);
+	now = uv_now(&sw->rn.loop);
 	for (int r = 1; r < m->size; r++)
 		m->peers[r].heard_ms = now;	/* each has --rank-timeout to say hello */
-	uv_timer_init(&sw->loop, &m->poll);
-	uv_timer_init(&sw->loop, &m->beat);
+	uv_timer_init(&sw->rn.loop, &m->poll);
+	uv_timer_init(&sw->rn.loop, &m->beat);
 	m->poll.data = m->beat.data = sw;
 	m->timers = true;
 	uv_timer_start(&m->poll, rank0_on_poll, POLL_MS, POLL_MS);
 	uv_timer_start(&m->beat, rank0_on_beat, BEAT_MS, BEAT_MS);
 	rank0_more(sw);
 	sweep_progress(sw);
-	uv_run(&sw->loop, UV_RUN_DEFAULT);
+	uv_run(&sw->rn.loop, UV_RUN_DEFAULT);
 	rank0_stop(sw);
 	close_timers(m);
-	uv_run(&sw->loop, UV_RUN_DEFAULT);	/* the timers live in m: closed before it goes */
+	uv_run(&sw->rn.loop, UV_RUN_DEFAULT);	/* the timers live in m: closed before it goes */
 }
 
 void sweep_mpi_finish(struct sweep *sw)
@@ -489,7 +489,7 @@ static void worker_give_up(struct sweep *sw)
 	struct sweep_mpi *m = sw->m;
 
 	m->stopped = true;
-	sw->interrupted = true;	/* the children's ends are not reported */
+	sw->rn.interrupted = true;	/* the children's ends are not reported */
 	sweep_kill_children(sw);
 	stop_timers(m);
 }
@@ -502,7 +502,7 @@ static void worker_outcome(struct sweep *sw, size_t index, bool ok, const uint8_
 	uint8_t *buf;
 	int rc;
 
-	if (m->stopped || sw->interrupted)
+	if (m->stopped || sw->rn.interrupted)
 		return;
 	if (len > (size_t)INT_MAX - 9) {
 		static const char msg[] = "a result larger than 2 GiB does not fit one MPI message";
@@ -582,7 +582,7 @@ static void worker_on_poll(uv_timer_t *t)
 
 	inbox_poll(sw);
 	outbox_reap(sw->m);
-	if (sw->interrupted && !sw->m->stopped) {
+	if (sw->rn.interrupted && !sw->m->stopped) {
 		sw->m->status = 130;	/* a signal: the launcher is ending the job */
 		worker_give_up(sw);
 	}
@@ -592,7 +592,7 @@ static void worker_on_beat(uv_timer_t *t)
 {
 	struct sweep *sw = t->data;
 	struct sweep_mpi *m = sw->m;
-	uint64_t now = uv_now(&sw->loop);
+	uint64_t now = uv_now(&sw->rn.loop);
 
 	if (m->heard0_ms && now - m->heard0_ms > (uint64_t)(sw->rank_timeout_s * 1000)) {
 		sweep_report(sw, "rank %d: nothing from rank 0 for %gs: stopping", m->rank,
@@ -622,20 +622,20 @@ static int worker_main(struct sweep *sw)
 		exit(2);
 	}
 	sw->ops = &worker_ops;
-	sw->tty = false;
+	sw->rn.tty = false;
 	for (int i = 0; i < 4; i++)
-		hello[i] = (uint8_t)(sw->jobs >> (8 * i));
+		hello[i] = (uint8_t)(sw->rn.jobs >> (8 * i));
 	memcpy(hello + 4, m->host, hl);
 	send_msg(m, 0, TAG_HELLO, hello, 4 + hl);
-	uv_timer_init(&sw->loop, &m->poll);
-	uv_timer_init(&sw->loop, &m->beat);
+	uv_timer_init(&sw->rn.loop, &m->poll);
+	uv_timer_init(&sw->rn.loop, &m->beat);
 	m->poll.data = m->beat.data = sw;
 	m->timers = true;
 	uv_timer_start(&m->poll, worker_on_poll, POLL_MS, POLL_MS);
 	uv_timer_start(&m->beat, worker_on_beat, BEAT_MS, BEAT_MS);
-	uv_run(&sw->loop, UV_RUN_DEFAULT);
+	uv_run(&sw->rn.loop, UV_RUN_DEFAULT);
 	close_timers(m);
-	uv_run(&sw->loop, UV_RUN_DEFAULT);
+	uv_run(&sw->rn.loop, UV_RUN_DEFAULT);
 	outbox_drain(m);
 	finalize(m);
 	status = m->status;

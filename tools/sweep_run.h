@@ -2,8 +2,8 @@
 /*
  * Inside mmemu sweep (private to tools/sweep*.c): the plan (run i's command
  * line and parameters, and the order runs go out in: largest estimate
- * first), the runner (child processes under libuv, -j at a time, each
- * killed past --timeout) and the collection (each run's outcome into its
+ * first), its runs on the runner (tools/runner.h: child processes under
+ * libuv, -j at a time, each killed past --timeout) and the collection (each run's outcome into its
  * place in the fixed merge order). A local sweep and every rank of
  * an MPI one use these same pieces; only who hands out runs (struct
  * sweep_ops.more) and where a finished run's outcome goes (.outcome) differ,
@@ -22,6 +22,7 @@
 #include <uv.h>
 
 #include "scenarios/result.h"
+#include "tools/runner.h"
 
 struct sweep;
 struct sweep_mpi;
@@ -40,32 +41,10 @@ struct axis {
 	size_t nr;
 };
 
-struct buf {
-	char *p;
-	size_t len, cap;
-};
-
-struct job {
-	struct sweep *sw;
-	size_t index;		/* place in the merged order */
-	char **argv;		/* the child's command line */
-	char *params;		/* "policy=P seed=S key=v ..." for messages */
-	uv_process_t proc;
-	uv_pipe_t out, err;
-	uv_timer_t timer;
-	struct buf obuf, ebuf;
-	int open_handles;	/* handles not closed yet; the job is freed at 0 */
-	bool exited, out_eof, err_eof, timed_out, finished;
-	int64_t exit_status;
-	int term_signal;
-};
-
 struct sweep {
-	uv_loop_t loop;
-	uv_timer_t progress;
-	uv_signal_t sigint, sigterm, sighup;
+	struct runner rn;		/* the children of this process (tools/runner.h) */
 	const struct sweep_ops *ops;	/* local, MPI rank 0, or MPI worker */
-	const char *exe, *scenario, *scale_arg;
+	const char *scenario, *scale_arg;
 	char **policies;
 	size_t nr_policies;
 	struct axis *axes;
@@ -78,18 +57,11 @@ struct sweep {
 	size_t total;		/* runs in the plan */
 	size_t *order;		/* run indexes in the order they go out */
 	size_t next;		/* runs of order handed out */
-	size_t running;		/* this process's children */
 	size_t remote;		/* runs in flight on other ranks (MPI rank 0) */
 	size_t done, failed;
-	unsigned jobs;		/* children at a time (per rank under MPI) */
-	double timeout_s;	/* --timeout, per run */
 	double rank_timeout_s;	/* --rank-timeout: a rank this long silent is lost */
-	uint64_t start_ns;
-	bool tty, interrupted;
 	bool mpi;		/* --mpi */
 	struct sweep_mpi *m;	/* the MPI state (tools/sweep_mpi.c) */
-	struct job **live;	/* by slot (-j of them), while running here */
-	char **env;		/* the children's environment: ours and MMEMU_PARENT_PID */
 	Mmemu__Run **results;	/* by index, once collected */
 };
 
@@ -106,7 +78,7 @@ int sweep_plan_order(struct sweep *sw, double scale, char *bad, size_t badlen);
 bool sweep_next_run(struct sweep *sw, size_t *index);
 
 /*
- * Starts run index as a child: the binary sw->exe with args (as
+ * Starts run index as a child on sw->rn: this binary with args (as
  * sweep_run_args() returns them; taken over) and params for messages
  * (taken over). Its outcome goes to sw->ops->outcome.
  */

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The runner of tools/runner.h on children of this test binary itself
+ * (argv[1] says what a child does): -j at a time and no more, each child's
+ * stdout whole and its last stderr line, its exit status, a child past the
+ * timeout killed and said so; and the progress line's ETA.
+ */
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tools/runner.h"
+
+#define NR_CHILDREN 5
+
+struct seen {
+	size_t started, ended, most_running;
+	struct runner_exit e[NR_CHILDREN];
+	char out[NR_CHILDREN][64], err[NR_CHILDREN][64];
+};
+
+static char **child_args(size_t i)
+{
+	char **a = calloc(4, sizeof(*a));
+
+	ck_assert_ptr_nonnull(a);
+	if (i == 3) {
+		a[0] = strdup("sleep");
+	} else {
+		a[0] = strdup("echo");
+		ck_assert_int_ge(asprintf(&a[1], "out %zu", i), 0);
+		ck_assert_int_ge(asprintf(&a[2], "%zu", i), 0);	/* its exit status */
+	}
+	return a;
+}
+
+static void start_more(struct runner *r)
+{
+	struct seen *s = r->ctx;
+
+	while (s->started < NR_CHILDREN && runner_can_spawn(r)) {
+		char *label;
+
+		ck_assert_int_ge(asprintf(&label, "child %zu", s->started), 0);
+		ck_assert_int_eq(runner_spawn(r, s->started, child_args(s->started), label), 0);
+		s->started++;
+		if (r->running > s->most_running)
+			s->most_running = r->running;
+	}
+}
+
+static void on_exit_rec(struct runner *r, const struct runner_exit *e)
+{
+	struct seen *s = r->ctx;
+
+	ck_assert_uint_lt(e->index, NR_CHILDREN);
+	s->e[e->index] = *e;
+	snprintf(s->out[e->index], sizeof(s->out[0]), "%.*s", (int)e->out_len, (const char *)e->out);
+	snprintf(s->err[e->index], sizeof(s->err[0]), "%s", e->err_line);
+	s->ended++;
+	start_more(r);
+}
+
+START_TEST(test_runner_children)
+{
+	static struct runner r;
+	struct seen s = { 0 };
+
+	ck_assert_int_eq(runner_open(&r, 2, 1.0), 0);
+	r.ctx = &s;
+	r.on_exit = on_exit_rec;
+	start_more(&r);
+	ck_assert(!runner_can_spawn(&r));	/* two running: no third slot */
+	runner_run(&r);
+	runner_close(&r);
+	ck_assert_uint_eq(s.ended, NR_CHILDREN);
+	ck_assert_uint_eq(s.most_running, 2);
+	for (size_t i = 0; i < NR_CHILDREN; i++) {
+		char want[32];
+
+		if (i == 3) {
+			ck_assert(s.e[i].timed_out);
+			ck_assert_int_eq(s.e[i].term_signal, SIGKILL);
+			continue;
+		}
+		snprintf(want, sizeof(want), "out %zu", i);
+		ck_assert(!s.e[i].timed_out);
+		ck_assert_int_eq(s.e[i].exit_status, (int64_t)i);
+		ck_assert_str_eq(s.out[i], want);
+		ck_assert(s.e[i].wrote_err);
+		ck_assert_str_eq(s.err[i], "oops");	/* "mmemu: " cut */
+	}
+}
+END_TEST
+
+START_TEST(test_runner_eta)
+{
+	char buf[32];
+
+	runner_fmt_eta(buf, sizeof(buf), 42);
+	ck_assert_str_eq(buf, "42s");
+	runner_fmt_eta(buf, sizeof(buf), 185);
+	ck_assert_str_eq(buf, "3m05s");
+	runner_fmt_eta(buf, sizeof(buf), 9000);
+	ck_assert_str_eq(buf, "2.5h");
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+	Suite *s;
+	TCase *tc;
+	SRunner *sr;
+	int failed;
+
+	/* a child of the runner: this binary again */
+	if (argc == 4 && !strcmp(argv[1], "echo")) {
+		fputs(argv[2], stdout);
+		fputs("mmemu: first\nmmemu: oops\n", stderr);
+		return atoi(argv[3]);
+	}
+	if (argc == 2 && !strcmp(argv[1], "sleep")) {
+		sleep(60);
+		return 0;
+	}
+	s = suite_create("runner");
+	tc = tcase_create("runner");
+	tcase_add_test(tc, test_runner_children);
+	tcase_add_test(tc, test_runner_eta);
+	tcase_set_timeout(tc, 30);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
