@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A killed parent leaves no simulation behind: `mmemu run` (its forked
- * runs), `mmemu sweep` (its `mmemu run` children and theirs) and
+ * runs), `mmemu sweep` (its `mmemu run` children and theirs), `mmemu
+ * check-policy` (its `mmemu run --cell` children) and
  * tools/reproduce (its `mmemu run` children and theirs) are each started on
  * a long scenario, killed with SIGKILL, SIGTERM, SIGHUP and SIGINT once the
  * simulations are running, and every process below them must be gone (or a
@@ -232,6 +233,20 @@ START_TEST(test_sweep_killed)
 END_TEST
 
 /*
+ * check-policy's runs are children on the runner (`mmemu run --cell`): a
+ * plug-in whose shrink_lruvec never returns keeps one running until the
+ * kill, with a --timeout far past DEATH_WAIT_S.
+ */
+START_TEST(test_check_policy_killed)
+{
+	const char *argv[] = { cli_mmemu(), "check-policy", POLICY_DIR "/s3fifo-loops.so",
+			       "--timeout", "600", cli_quickstart(), NULL };
+
+	kill_and_check(argv, 1, signals[_i]);
+}
+END_TEST
+
+/*
  * tools/reproduce runs its experiments through --mmemu: here a script that
  * execs mmemu (same process, so MMEMU_PARENT_PID still names its parent) on
  * the long quickstart in place of the experiment it was asked for.
@@ -313,6 +328,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_run_killed, 0, nr);
 	tcase_add_loop_test(tc, test_sweep_killed, 0, nr);
 	tcase_add_loop_test(tc, test_reproduce_killed, 0, nr);
+	tcase_add_loop_test(tc, test_check_policy_killed, 0, nr);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	int failed;

@@ -17,10 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <poll.h>
 #include <signal.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "models/mm.h"
@@ -34,6 +31,7 @@
 #include "tools/help.h"
 #include "tools/options.h"
 #include "tools/resultset.h"
+#include "tools/runner.h"
 #include "tools/scenario_dirs.h"
 
 
@@ -62,75 +60,39 @@ struct outcome {
 	Mmemu__Run *run;		/* its result (ok only) */
 };
 
-static void child(const struct scenario *s, const struct run_opts *o, int fd)
-{
-	FILE *out = fdopen(fd, "w");
-	struct run_result r;
-	char err[640];
+/* A run's child has ended: what it wrote, how it ended. */
+struct cell_end {
+	bool ended, timed_out, interrupted;
+	int term_signal;
+	int64_t exit_status;
+	char *out;		/* its stdout (malloc'ed) */
+	size_t len;
+};
 
-	if (!out)
-		_exit(1);
-	result_init(&r);
-	if (scenario_run(s, o, &r, err, sizeof(err))) {
-		fprintf(out, "F %d %s\n", (int)mm_invariant_kind(), err);
-		fclose(out);
-		_exit(0);
+static void on_cell_exit(struct runner *r, const struct runner_exit *e)
+{
+	struct cell_end *end = r->ctx;
+
+	end->ended = true;
+	end->timed_out = e->timed_out;
+	end->interrupted = r->interrupted;
+	end->term_signal = e->term_signal;
+	end->exit_status = e->exit_status;
+	end->out = malloc(e->out_len + 1);
+	if (end->out) {
+		memcpy(end->out, e->out, e->out_len);
+		end->len = e->out_len;
 	}
-	fprintf(out, "K\n");
-	if (result_send(&r, out) || fclose(out))
-		_exit(1);
-	_exit(0);
 }
 
-static int run_once(const struct scenario *s, const struct run_opts *o, struct outcome *oc)
+/* The child's "K" and result, or "F <kind> <why>" (run --cell), into oc. */
+static void read_cell(const struct cell_end *end, struct outcome *oc)
 {
-	int fds[2], status, kind;
+	FILE *in = end->len ? fmemopen(end->out, end->len, "r") : NULL;
 	char line[800];
-	FILE *in;
-	pid_t pid;
+	int kind, n = 0;
 
-	memset(oc, 0, sizeof(*oc));
-	if (pipe(fds))
-		return -errno;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (!pid) {
-		child_stdout_to_stderr();
-		close(fds[0]);
-		child(s, o, fds[1]);
-	}
-	close(fds[1]);
-	in = fdopen(fds[0], "r");
-	if (!in)
-		return -errno;
-	/* nothing until the run ends: wait for its first byte, at most timeout_s */
-	{
-		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
-		struct timespec t0, t1;
-		int left = (int)(timeout_s * 1000), pr;
-
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		while ((pr = poll(&pfd, 1, left)) < 0 && errno == EINTR) {
-			clock_gettime(CLOCK_MONOTONIC, &t1);
-			left = (int)(timeout_s * 1000 - ((double)(t1.tv_sec - t0.tv_sec) * 1000 +
-							 (double)(t1.tv_nsec - t0.tv_nsec) / 1e6));
-			if (left < 0)
-				left = 0;
-		}
-		if (pr == 0) {
-			kill(pid, SIGKILL);
-			fclose(in);
-			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-				;
-			snprintf(oc->msg, sizeof(oc->msg), "the run did not end within %g s of host "
-				 "time (--timeout): a shrink_lruvec that never returns, or one that "
-				 "reports pages reclaimed without freeing them?", timeout_s);
-			return 0;
-		}
-	}
-	if (!fgets(line, sizeof(line), in)) {
+	if (!in || !fgets(line, sizeof(line), in)) {
 		snprintf(oc->msg, sizeof(oc->msg), "the run's process died without a word");
 	} else if (line[0] == 'K') {
 		oc->run = result_recv(in);
@@ -138,8 +100,6 @@ static int run_once(const struct scenario *s, const struct run_opts *o, struct o
 		if (!oc->ok)
 			snprintf(oc->msg, sizeof(oc->msg), "the run's result is unreadable");
 	} else {
-		int n = 0;
-
 		line[strcspn(line, "\n")] = 0;
 		if (sscanf(line, "F %d %n", &kind, &n) == 1 && n) {
 			oc->kind = (enum mm_invariant_kind)kind;
@@ -148,18 +108,95 @@ static int run_once(const struct scenario *s, const struct run_opts *o, struct o
 			snprintf(oc->msg, sizeof(oc->msg), "%s", line);
 		}
 	}
-	fclose(in);
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+	if (in)
+		fclose(in);
+}
+
+/* The child's arguments: `mmemu run PATH --policy P --seed 1 --scale F --sample 0 --cell`. */
+static char **cell_args(const char *path, const char *policy, double scale)
+{
+	char **a = calloc(12, sizeof(*a));
+	const char *fixed[] = { "run", path, "--policy", policy, "--seed", "1", "--scale", NULL,
+				"--sample", "0", "--cell" };
+
+	if (!a)
+		return NULL;
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		if (fixed[i])
+			a[i] = strdup(fixed[i]);
+		else if (asprintf(&a[i], "%.17g", scale) < 0)
+			a[i] = NULL;
+		if (!a[i]) {
+			while (i--)
+				free(a[i]);
+			free(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+/*
+ * One run of the scenario at path under policy, with the invariants
+ * checked, in a child on the runner (`mmemu run --cell`), killed past
+ * timeout_s. 0 with its outcome in oc; -errno when it could not start;
+ * -EINTR when interrupted.
+ */
+static int run_once(const char *path, const char *policy, double scale, struct outcome *oc)
+{
+	struct cell_end end = { 0 };
+	struct runner r = { 0 };
+	char **args = cell_args(path, policy, scale), *label = strdup(path);
+	int rc;
+
+	memset(oc, 0, sizeof(*oc));
+	if (!args || !label || runner_open(&r, 1, timeout_s)) {
+		for (char **a = args; a && *a; a++)
+			free(*a);
+		free(args);
+		free(label);
+		return -ENOMEM;
+	}
+	r.ctx = &end;
+	r.on_exit = on_cell_exit;
+	r.inherit_stderr = true;	/* a plug-in's noise, where it always went */
+	rc = runner_spawn(&r, 0, args, label);
+	if (rc) {
+		for (char **a = args; *a; a++)
+			free(*a);
+		free(args);
+		free(label);
+	} else {
+		runner_run(&r);
+	}
+	runner_close(&r);
+	if (rc)
+		return rc;
+	if (end.interrupted) {
+		free(end.out);
+		return -EINTR;
+	}
+	if (end.timed_out) {
+		free(end.out);
+		snprintf(oc->msg, sizeof(oc->msg), "the run did not end within %g s of host "
+			 "time (--timeout): a shrink_lruvec that never returns, or one that "
+			 "reports pages reclaimed without freeing them?", timeout_s);
+		return 0;
+	}
+	read_cell(&end, oc);
+	free(end.out);
+	if (end.term_signal || end.exit_status) {
 		oc->ok = false;
 		/* a signal is what happened, whatever was read before it */
-		if (WIFSIGNALED(status))
+		if (end.term_signal)
 			snprintf(oc->msg, sizeof(oc->msg), "the run's process was killed by %s (%s)",
-				 child_signal_name(WTERMSIG(status)), strsignal(WTERMSIG(status)));
+				 child_signal_name(end.term_signal), strsignal(end.term_signal));
 		else if (!oc->msg[0] || oc->run)
 			snprintf(oc->msg, sizeof(oc->msg), "the run's process exited %d",
-				 WEXITSTATUS(status));
+				 (int)end.exit_status);
+		if (oc->run)
+			mmemu__run__free_unpacked(oc->run, NULL);
+		oc->run = NULL;
 	}
 	return 0;
 }
@@ -223,7 +260,6 @@ static const struct {
 
 static int check_scenario(const char *path, const char *policy, double scale)
 {
-	struct run_opts o = { .policy = policy, .seed = 1, .options = "", .check_invariants = true };
 	struct outcome a, b;
 	struct scenario s;
 	char err[512], detail[160];
@@ -234,12 +270,18 @@ static int check_scenario(const char *path, const char *policy, double scale)
 		fprintf(stderr, "mmemu: check-policy: %s\n", err);
 		return -1;
 	}
-	if ((rc = run_once(&s, &o, &a)) || (a.ok && (rc = run_once(&s, &o, &b)))) {
-		fprintf(stderr, "mmemu: check-policy: %s\n", strerror(-rc));
-		scenario_free(&s);
-		return -1;
-	}
+	/* the scenario as the runs load it: a bad one is said here, once */
 	scenario_free(&s);
+	if ((rc = run_once(path, policy, scale, &a)) ||
+	    (a.ok && (rc = run_once(path, policy, scale, &b)))) {
+		if (rc == -EINTR)
+			fprintf(stderr, "mmemu: check-policy: interrupted\n");
+		else
+			fprintf(stderr, "mmemu: check-policy: %s\n", strerror(-rc));
+		if (a.run)
+			mmemu__run__free_unpacked(a.run, NULL);
+		return rc == -EINTR ? -2 : -1;
+	}
 	for (size_t i = 0; i < sizeof(invariant_checks) / sizeof(invariant_checks[0]); i++) {
 		if (a.ok)
 			report(invariant_checks[i].check, true, NULL);
@@ -341,11 +383,11 @@ int cmd_check_policy(int argc, char **argv)
 			const char *arg = optind + 1 < argc ? argv[optind + 1 + (int)i] :
 							      default_scenarios[i];
 			char *path = args_scenario(arg, mmemu_scenario_dirs);
-			int bad = !path || check_scenario(path, argv[optind], scale);
+			int bad = !path ? -1 : check_scenario(path, argv[optind], scale);
 
 			free(path);
 			if (bad)
-				return 2;
+				return bad == -2 ? 130 : 2;	/* -2: interrupted, as sweep says it */
 		}
 	}
 	printf("%s: %d check%s failed\n", nr_failed ? "FAIL" : "pass", nr_failed,

@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "models/mm.h"
 #include "models/policy.h"
 #include "models/policy/loader.h"
 #include "scenarios/run.h"
@@ -437,6 +438,36 @@ static int collect_run(struct child *c, Mmemu__Run **r, const char *label,
 	return 0;
 }
 
+/*
+ * run --cell (not shown in --help), as a runner's child (check-policy):
+ * the one run of o in this process, and on stdout "K\n" and the result
+ * (result_send()), or "F <enum mm_invariant_kind> <why>\n" when the run
+ * failed; exit 0 either way, 1 when stdout could not be written. What a
+ * plug-in prints goes to stderr.
+ */
+static int run_cell(const struct scenario *s, const struct run_opts *o)
+{
+	int fd = dup(STDOUT_FILENO);
+	FILE *out = fd < 0 ? NULL : fdopen(fd, "w");
+	struct run_result r;
+	char err[640];
+
+	if (!out)
+		return die("--cell: cannot keep standard output");
+	child_stdout_to_stderr();
+	result_init(&r);
+	if (scenario_run(s, o, &r, err, sizeof(err))) {
+		fprintf(out, "F %d %s\n", (int)mm_invariant_kind(), err);
+		return fclose(out) ? 1 : 0;
+	}
+	fprintf(out, "K\n");
+	if (result_send(&r, out)) {
+		fclose(out);
+		return 1;
+	}
+	return fclose(out) ? 1 : 0;
+}
+
 /* Saves inv to path ("-": standard output, for sweep); the sink's status. */
 static int save_invocation(const Mmemu__Invocation *inv, const char *path)
 {
@@ -500,7 +531,7 @@ static int cmd_run(int argc, char **argv)
 	uint64_t seed = 1, *seeds = NULL, dump_every = 0, sample = DEFAULT_SAMPLE_NS;
 	size_t nr_seeds = 0, nr_runs, nr_kept;
 	bool partial;
-	bool dump = false, seed_given = false, live_wait = false;
+	bool dump = false, seed_given = false, live_wait = false, cell = false;
 	struct output_opts oo = { .format = "text" };
 	double scale = 0;
 	struct scenario s;
@@ -589,6 +620,9 @@ static int cmd_run(int argc, char **argv)
 				return die(msg);
 			}
 			live_arg = optarg;
+			break;
+		case OPT_CELL:
+			cell = true;
 			break;
 		case OPT_LIVE_WAIT:
 			live_wait = true;
@@ -683,6 +717,17 @@ static int cmd_run(int argc, char **argv)
 		goto out;
 	}
 
+	if (cell) {
+		struct run_opts o = {
+			.policy = policies[0], .seed = seeds[0], .options = options,
+			.check_invariants = true, .dump_lru_gen = dump, .dump_every_ns = dump_every,
+			.sample_ns = sample,
+		};
+
+		rc = nr_policies == 1 && nr_seeds == 1 && !live_arg ? run_cell(&s, &o)
+				: die("--cell: one policy, one seed, no --live");
+		goto out;
+	}
 	/* policy by policy, each under every seed */
 	nr_runs = nr_kept = (size_t)nr_policies * nr_seeds;
 	runs = calloc(nr_runs, sizeof(*runs));

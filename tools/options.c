@@ -92,6 +92,8 @@ const struct cli_option cli_options[] = {
 	  "results are the same with or without --live" },
 	{ "live-wait", 0, false, OPT_LIVE_WAIT, CMD_RUN, "--live-wait",
 	  "start the runs when a page has connected" },
+	/* one run in this process, its outcome on stdout: a runner's child (run_cell()) */
+	{ "cell", 0, false, OPT_CELL, CMD_RUN, NULL, NULL },
 
 	/* report */
 	{ "summary", 0, false, OPT_SUMMARY, CMD_REPORT, "--summary",

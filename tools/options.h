@@ -70,6 +70,7 @@ enum cli_opt_id {
 	OPT_CACHE,
 	OPT_NO_TIMING,
 	OPT_NO_READAHEAD,
+	OPT_CELL,
 };
 
 struct cli_option {

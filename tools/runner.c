@@ -239,8 +239,13 @@ int runner_spawn(struct runner *r, size_t index, char **args, char *label)
 	stdio[0].flags = UV_IGNORE;
 	stdio[1].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
 	stdio[1].data.stream = (uv_stream_t *)&j->out;
-	stdio[2].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
-	stdio[2].data.stream = (uv_stream_t *)&j->err;
+	if (r->inherit_stderr) {
+		stdio[2].flags = UV_INHERIT_FD;
+		stdio[2].data.fd = STDERR_FILENO;
+	} else {
+		stdio[2].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
+		stdio[2].data.stream = (uv_stream_t *)&j->err;
+	}
 	o.file = r->exe;
 	o.args = j->argv;
 	o.env = r->env;
@@ -263,7 +268,10 @@ int runner_spawn(struct runner *r, size_t index, char **args, char *label)
 	r->running++;
 	r->slot[slot] = j;
 	uv_read_start((uv_stream_t *)&j->out, on_alloc, on_read);
-	uv_read_start((uv_stream_t *)&j->err, on_alloc, on_read);
+	if (r->inherit_stderr)
+		j->err_eof = true;	/* nothing to read */
+	else
+		uv_read_start((uv_stream_t *)&j->err, on_alloc, on_read);
 	uv_timer_start(&j->timer, on_timeout, (uint64_t)(r->timeout_s * 1000), 0);
 	return 0;
 }

@@ -4,7 +4,8 @@
  * time. Each child is started with uv_spawn in a process group of its own
  * (so that a kill reaches what it forks too), with MMEMU_PARENT_PID in its
  * environment (it then dies with this process, even a SIGKILLed one), its
- * stdout and stderr read through pipes, and killed past the runner's
+ * stdout (and stderr, unless inherit_stderr) read through pipes, and killed
+ * past the runner's
  * timeout. SIGINT, SIGTERM and SIGHUP kill every child and mark the runner
  * interrupted. When a child has exited and both its pipes are drained, its
  * end (struct runner_exit) goes to the runner's on_exit.
@@ -47,6 +48,7 @@ struct runner {
 	double timeout_s;		/* host seconds a child may run */
 	size_t running;			/* children running now */
 	bool tty;			/* stderr is a terminal: draw the progress line */
+	bool inherit_stderr;		/* the children write on our stderr, not to a pipe */
 	bool interrupted;		/* by SIGINT, SIGTERM or SIGHUP: every child killed */
 	uint64_t start_ns;		/* uv_hrtime() at runner_open() */
 	struct runner_job **slot;	/* [jobs], the children running */
