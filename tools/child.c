@@ -6,6 +6,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +15,7 @@
 #include "models/policy/loader.h"
 #include "scenarios/scenario.h"
 #include "tools/child.h"
+#include "tools/sweep.h"	/* MMEMU_PARENT_PID_ENV */
 
 const char *child_signal_name(int sig)
 {
@@ -217,4 +220,40 @@ void child_machine_policy_error(const struct scenario *s, const char *const *set
 		snprintf(err, len, "scenario '%s' line %d: [machine] policy: %s", s->path, line, why);
 	else
 		snprintf(err, len, "scenario '%s': [machine] policy: %s", s->path, why);
+}
+
+/*
+ * SIGKILL when parent exits. The getppid() check closes the race with a
+ * parent that died before prctl(): this process was reparented already.
+ */
+void child_die_with_parent(pid_t parent)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL)) {
+		fprintf(stderr, "mmemu: cannot follow the parent process: %s\n", strerror(errno));
+		_exit(1);
+	}
+	if (getppid() != parent) {
+		fprintf(stderr, "mmemu: parent process %ld has exited\n", (long)parent);
+		_exit(1);
+	}
+}
+
+/* MMEMU_PARENT_PID (set by sweep and tools/reproduce): die with that parent. */
+int child_follow_parent_env(void)
+{
+	const char *v = getenv(MMEMU_PARENT_PID_ENV);
+	char *end;
+	long pid;
+
+	if (!v)
+		return 0;
+	errno = 0;
+	pid = strtol(v, &end, 10);
+	if (errno || *v < '1' || *v > '9' || *end || (pid_t)pid != pid) {
+		fprintf(stderr, "mmemu: %s '%s' is not a process id\n", MMEMU_PARENT_PID_ENV, v);
+		return 2;
+	}
+	unsetenv(MMEMU_PARENT_PID_ENV);
+	child_die_with_parent((pid_t)pid);
+	return 0;
 }

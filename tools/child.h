@@ -8,6 +8,7 @@
 #define MMEMU_TOOLS_CHILD_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 struct reclaim_policy;
 
@@ -36,6 +37,17 @@ int child_preload_policies(const char *list, char *err, size_t len);
  * plug-in prints cannot land in the parent's table, JSON or saved result.
  */
 void child_stdout_to_stderr(void);
+
+/*
+ * In a child: SIGKILL when parent exits (PR_SET_PDEATHSIG); exits at once
+ * when it has exited already (this process was reparented).
+ */
+void child_die_with_parent(pid_t parent);
+/*
+ * MMEMU_PARENT_PID (set by the runner and tools/reproduce): die with that
+ * parent, as child_die_with_parent(). 0, or 2 when it is not a process id.
+ */
+int child_follow_parent_env(void);
 
 /* "SIGSEGV", or "signal 77" for a number without a name. */
 const char *child_signal_name(int sig);

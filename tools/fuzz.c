@@ -78,7 +78,7 @@
 #define FZ_CASE_TIMEOUT_S 120.0
 /* Host seconds the shrinking of a failure may take (estimate: tens of runs of a second). */
 #define FZ_SHRINK_TIME_S 120.0
-/* run's --sample default (tools/mmemu.c): the run fuzz makes is the one run makes */
+/* run's --sample default (tools/cmd_run.c): the run fuzz makes is the one run makes */
 #define FZ_SAMPLE_NS (100 * NSEC_PER_MSEC)
 
 /* ---- the PRNG: SplitMix64 (Steele, Lea, Flood, OOPSLA 2014), one stream per case ---- */

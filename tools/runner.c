@@ -311,7 +311,7 @@ void runner_progress_every(struct runner *r, void (*fn)(struct runner *r))
 /*
  * This process's environment plus MMEMU_PARENT_PID=<our pid>: each child
  * then dies with this process (or its MPI rank), even when that is
- * SIGKILLed (see follow_parent_env() in mmemu.c).
+ * SIGKILLed (child_follow_parent_env(), tools/child.c).
  */
 static char **child_env(void)
 {

@@ -482,364 +482,428 @@ int cmd_sweep(int argc, char **argv)
 	return sweep_main(argc, argv, NULL);
 }
 
-int sweep_main(int argc, char **argv, const struct sweep_variants *v)
-{
+/* What sweep_main() holds from its options to its output. */
+struct sweep_cmd {
 	struct sweep sw;
-	struct axis axes[SWEEP_MAX_SETS];
-	char *policies[SWEEP_MAX_POLICIES], *policy_buf = NULL, *scenario_path = NULL;
+	const struct sweep_variants *v;		/* ablate's combinations, or NULL */
+	struct axis axes[SWEEP_MAX_SETS];	/* --set's, sw.nr_axes of them */
+	char *policies[SWEEP_MAX_POLICIES];
+	char *policy_buf, *scenario_path;	/* malloc'ed */
+	const char *policy_arg, *out_path;	/* --policy, --out */
+	struct output_opts oo;			/* --format, --all */
+	double scale;				/* --scale, 0: the scenario's */
+	unsigned jobs;				/* -j */
+	bool jobs_given;
+	double timeout_s;			/* --timeout */
+	bool loop_opened;			/* sw.rn is open */
+	struct scenario s;			/* as the runs see it before --set */
+};
+
+/* --set KEY=V1,V2,... as one more axis: -1, or the exit status now. */
+static int sweep_take_set(struct sweep_cmd *c, const char *arg)
+{
+	struct sweep *sw = &c->sw;
 	char err[512];
-	const char *policy_arg = NULL, *out_path = NULL;
-	bool policy_from_file = false;
-	struct output_opts oo = { .format = "text" };
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	double scale = 0;
-	struct scenario s;
-	Mmemu__Invocation inv = MMEMU__INVOCATION__INIT;
-	bool jobs_given = false, loop_opened = false;
-	unsigned jobs;
-	double timeout_s = 600;
-	int opt, rc = 0;
 
-	memset(&sw, 0, sizeof(sw));
-	memset(&s, 0, sizeof(s));
-	sweep_cmd = v ? v->cmd : "sweep";
-	if (v) {
-		oo.headline = true;
-		oo.col_label = v->label;
+	if (sw->nr_axes == SWEEP_MAX_SETS)
+		return die("too many --set options");
+	if (parse_axis(arg, &c->axes[sw->nr_axes])) {
+		snprintf(err, sizeof(err), "--set '%s': expected section.key=v1,v2,...", arg);
+		return die(err);
 	}
-	jobs = cpus > 0 ? (unsigned)(cpus < SWEEP_MAX_JOBS ? cpus : SWEEP_MAX_JOBS) : 1;
-	sw.rank_timeout_s = 30;
-	sw.axes = axes;
+	for (size_t a = 0; a < sw->nr_axes; a++)
+		if (!strcmp(c->axes[a].key, c->axes[sw->nr_axes].key)) {
+			snprintf(err, sizeof(err), "--set '%.200s': %s is swept by another --set "
+				 "already", arg, c->axes[a].key);
+			free(c->axes[sw->nr_axes].key);
+			free(c->axes[sw->nr_axes].vals);
+			return die(err);
+		}
+	sw->nr_axes++;
+	return -1;
+}
+
+/* The options that take a number: -1, or the exit status now. */
+static int sweep_take_number(struct sweep_cmd *c, int opt)
+{
+	struct sweep *sw = &c->sw;
+	char err[512], *end;
+	long j;
+
+	switch (opt) {
+	case OPT_SEEDS:
+		free(sw->seeds);
+		sw->seeds = NULL;
+		if (args_seeds(optarg, SWEEP_MAX_RUNS, &sw->seeds, &sw->nr_seeds)) {
+			snprintf(err, sizeof(err), "--seeds '%s': expected A..B or A,B,... (numbers, "
+				 "at most %d seeds)", optarg, SWEEP_MAX_RUNS);
+			return die(err);
+		}
+		return -1;
+	case OPT_SCALE:
+		if (args_scale(optarg, &c->scale)) {
+			snprintf(err, sizeof(err), "--scale '%s' is not in (0, 1] (or 1/N)", optarg);
+			return die(err);
+		}
+		sw->scale_arg = optarg;
+		return -1;
+	case OPT_TIMEOUT:
+		c->timeout_s = strtod(optarg, &end);
+		if (*end || !(c->timeout_s > 0 && c->timeout_s < 1e7)) {
+			snprintf(err, sizeof(err), "--timeout '%s': expected seconds (> 0)", optarg);
+			return die(err);
+		}
+		return -1;
+	case OPT_JOBS:
+		if (args_long(optarg, 1, SWEEP_MAX_JOBS, &j))
+			return die("-j wants 1 to 256");
+		c->jobs = (unsigned)j;
+		c->jobs_given = true;
+		return -1;
+	default:	/* OPT_RANK_TIMEOUT */
+		sw->rank_timeout_s = strtod(optarg, &end);
+		if (*end || !(sw->rank_timeout_s >= 0.1 && sw->rank_timeout_s < 1e7)) {
+			snprintf(err, sizeof(err), "--rank-timeout '%s': expected seconds (>= 0.1)",
+				 optarg);
+			return die(err);
+		}
+		return -1;
+	}
+}
+
+/* Takes option opt (its value in optarg): -1, or the exit status now. */
+static int sweep_take_option(struct sweep_cmd *c, int opt)
+{
+	char err[512];
+
+	switch (opt) {
+	case OPT_SEEDS:
+	case OPT_SCALE:
+	case OPT_TIMEOUT:
+	case OPT_JOBS:
+	case OPT_RANK_TIMEOUT:
+		return sweep_take_number(c, opt);
+	case OPT_SET:
+		return sweep_take_set(c, optarg);
+	case OPT_POLICY:
+		c->policy_arg = optarg;
+		return -1;
+	case OPT_FORMAT:
+		c->oo.format = optarg;
+		if (!output_format_known(c->oo.format)) {
+			snprintf(err, sizeof(err), "--format '%s': expected text, json or csv", optarg);
+			return die(err);
+		}
+		return -1;
+	case OPT_ALL:
+		c->oo.all = true;
+		return -1;
+	case OPT_OUT:
+		c->out_path = optarg;
+		return *optarg ? -1 : die("--out: no file named");
+	case OPT_MPI:
+		c->sw.mpi = true;
+		return -1;
+	case OPT_HELP:
+		help_command(stdout, sweep_cmd);
+		return 0;
+	default:
+		help_command(stderr, sweep_cmd);
+		return 2;
+	}
+}
+
+/* The options, the scenario's path and how the sweep is launched: -1, or the exit status. */
+static int sweep_parse(struct sweep_cmd *c, int argc, char **argv)
+{
+	struct sweep *sw = &c->sw;
+	char err[512];
+	int opt, rc;
+
 	optind = 1;
-	while ((opt = cli_getopt(v ? CMD_ABLATE : CMD_SWEEP, argc, argv)) != -1) {
-		char *end;
-
-		switch (opt) {
-		case OPT_POLICY:
-			policy_arg = optarg;
-			break;
-		case OPT_SET:
-			if (sw.nr_axes == SWEEP_MAX_SETS)
-				{ rc = die("too many --set options"); goto out_args; }
-			if (parse_axis(optarg, &axes[sw.nr_axes])) {
-				snprintf(err, sizeof(err), "--set '%s': expected section.key=v1,v2,...",
-					 optarg);
-				{ rc = die(err); goto out_args; }
-			}
-			for (size_t a = 0; a < sw.nr_axes; a++)
-				if (!strcmp(axes[a].key, axes[sw.nr_axes].key)) {
-					snprintf(err, sizeof(err), "--set '%.200s': %s is swept by "
-						 "another --set already", optarg, axes[a].key);
-					free(axes[sw.nr_axes].key);
-					free(axes[sw.nr_axes].vals);
-					rc = die(err);
-					goto out_args;
-				}
-			sw.nr_axes++;
-			break;
-		case OPT_SEEDS:
-			free(sw.seeds);
-			if (args_seeds(optarg, SWEEP_MAX_RUNS, &sw.seeds, &sw.nr_seeds)) {
-				snprintf(err, sizeof(err),
-					 "--seeds '%s': expected A..B or A,B,... (numbers, at most %d "
-					 "seeds)", optarg, SWEEP_MAX_RUNS);
-				{ rc = die(err); goto out_args; }
-			}
-			break;
-		case OPT_SCALE:
-			if (args_scale(optarg, &scale)) {
-				snprintf(err, sizeof(err), "--scale '%s' is not in (0, 1] (or 1/N)",
-					 optarg);
-				{ rc = die(err); goto out_args; }
-			}
-			sw.scale_arg = optarg;
-			break;
-		case OPT_FORMAT:
-			oo.format = optarg;
-			if (!output_format_known(oo.format)) {
-				snprintf(err, sizeof(err), "--format '%s': expected text, json or csv",
-					 optarg);
-				{ rc = die(err); goto out_args; }
-			}
-			break;
-		case OPT_ALL:
-			oo.all = true;
-			break;
-		case OPT_OUT:
-			out_path = optarg;
-			if (!*out_path)
-				{ rc = die("--out: no file named"); goto out_args; }
-			break;
-		case OPT_TIMEOUT:
-			timeout_s = strtod(optarg, &end);
-			if (*end || !(timeout_s > 0 && timeout_s < 1e7)) {
-				snprintf(err, sizeof(err), "--timeout '%s': expected seconds (> 0)",
-					 optarg);
-				{ rc = die(err); goto out_args; }
-			}
-			break;
-		case OPT_JOBS: {
-			long j;
-
-			if (args_long(optarg, 1, SWEEP_MAX_JOBS, &j))
-				{ rc = die("-j wants 1 to 256"); goto out_args; }
-			jobs = (unsigned)j;
-			jobs_given = true;
-			break;
-		}
-		case OPT_MPI:
-			sw.mpi = true;
-			break;
-		case OPT_RANK_TIMEOUT:
-			sw.rank_timeout_s = strtod(optarg, &end);
-			if (*end || !(sw.rank_timeout_s >= 0.1 && sw.rank_timeout_s < 1e7)) {
-				snprintf(err, sizeof(err),
-					 "--rank-timeout '%s': expected seconds (>= 0.1)", optarg);
-				{ rc = die(err); goto out_args; }
-			}
-			break;
-		case OPT_HELP:
-			help_command(stdout, sweep_cmd);
-			goto out_args;
-		default:
-			help_command(stderr, sweep_cmd);
-			rc = 2;
-			goto out_args;
-		}
-	}
+	while ((opt = cli_getopt(c->v ? CMD_ABLATE : CMD_SWEEP, argc, argv)) != -1)
+		if ((rc = sweep_take_option(c, opt)) >= 0)
+			return rc;
 	if (optind + 1 != argc) {
 		help_command(stderr, sweep_cmd);
-		rc = 2;
-		goto out_args;
+		return 2;
 	}
-	sw.scenario = scenario_path = args_scenario(argv[optind], mmemu_scenario_dirs);
-	if (!scenario_path) {
-		rc = die("out of memory");
-		goto out_args;
-	}
-	if (!sw.mpi && launched_ranks() > 1) {
-		snprintf(err, sizeof(err),
-			 "started as one of %ld MPI ranks without --mpi: each would run the whole "
-			 "sweep (add --mpi)", launched_ranks());
-		rc = die(err);
-		goto out_args;
+	sw->scenario = c->scenario_path = args_scenario(argv[optind], mmemu_scenario_dirs);
+	if (!c->scenario_path)
+		return die("out of memory");
+	if (!sw->mpi && launched_ranks() > 1) {
+		snprintf(err, sizeof(err), "started as one of %ld MPI ranks without --mpi: each "
+			 "would run the whole sweep (add --mpi)", launched_ranks());
+		return die(err);
 	}
 #ifndef MMEMU_HAVE_MPI
-	if (sw.mpi) {
-		rc = die("--mpi: this mmemu was built without MPI (meson setup -Dmpi=enabled, "
-			 "with libopenmpi-dev)");
-		goto out_args;
-	}
+	if (sw->mpi)
+		return die("--mpi: this mmemu was built without MPI (meson setup -Dmpi=enabled, "
+			   "with libopenmpi-dev)");
 #endif
-	if (sw.mpi && !jobs_given)
-		jobs = 1;	/* a rank per core: the launcher placed them */
+	if (sw->mpi && !c->jobs_given)
+		c->jobs = 1;	/* a rank per core: the launcher placed them */
+	return -1;
+}
 
-	if (runner_open(&sw.rn, jobs, timeout_s))
-		{ rc = die("cannot start the event loop"); goto out_args; }
-	loop_opened = true;
-	sw.rn.ctx = &sw;
-	sw.rn.on_exit = job_exit;
-	sw.ops = &local_ops;
+/*
+ * The runner, and under --mpi the ranks (a rank other than 0 runs what rank
+ * 0 sends, then is done); the seeds; a scenario each run can read again:
+ * -1, or the exit status.
+ */
+static int sweep_start(struct sweep_cmd *c)
+{
+	struct sweep *sw = &c->sw;
+	struct stat st;
+	char err[512];
+
+	if (runner_open(&sw->rn, c->jobs, c->timeout_s))
+		return die("cannot start the event loop");
+	c->loop_opened = true;
+	sw->rn.ctx = sw;
+	sw->rn.on_exit = job_exit;
+	sw->ops = &local_ops;
 #ifdef MMEMU_HAVE_MPI
-	if (sw.mpi) {
-		rc = sweep_mpi_start(&sw);
+	if (sw->mpi) {
+		int rc = sweep_mpi_start(sw);
+
 		if (rc >= 0)
-			goto out_args;	/* a rank other than 0 is done; or MPI did not start */
-		rc = 0;
+			return rc;	/* a rank other than 0 is done; or MPI did not start */
 	}
 #endif
-
-	if (!sw.nr_seeds) {
-		sw.seeds = calloc(1, sizeof(*sw.seeds));
-		if (!sw.seeds)
-			{ rc = die("out of memory"); goto out_args; }
-		sw.seeds[0] = 1;
-		sw.nr_seeds = 1;
+	if (!sw->nr_seeds) {
+		sw->seeds = calloc(1, sizeof(*sw->seeds));
+		if (!sw->seeds)
+			return die("out of memory");
+		sw->seeds[0] = 1;
+		sw->nr_seeds = 1;
 	}
 	/* every run reads the scenario again: a pipe or FIFO would give them nothing */
-	{
-		struct stat st;
+	if (!stat(sw->scenario, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		snprintf(err, sizeof(err), "scenario '%s' is not a regular file (a pipe, FIFO or "
+			 "device): each run reads it again; save it to a file first", sw->scenario);
+		return die(err);
+	}
+	return -1;
+}
 
-		if (!stat(sw.scenario, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-			snprintf(err, sizeof(err), "scenario '%s' is not a regular file (a pipe, FIFO "
-				 "or device): each run reads it again; save it to a file first",
-				 sw.scenario);
-			rc = die(err);
-			goto out_args;
-		}
-	}
+/*
+ * The scenario as the runs see it before --set (its name, text and scale)
+ * and the policies of --policy, else the scenario's, else classic, each
+ * found and checked: -1, or the exit status.
+ */
+static int sweep_policies(struct sweep_cmd *c)
+{
+	struct sweep *sw = &c->sw;
+	bool from_file;
+	char err[512];
+
 	/* a plug-in's knobs are keys of the scenario: load it first */
-	if (policy_arg && child_preload_policies(policy_arg, err, sizeof(err))) {
-		rc = die(err);
-		goto out_args;
+	if (c->policy_arg && child_preload_policies(c->policy_arg, err, sizeof(err)))
+		return die(err);
+	if (scenario_load(&c->s, sw->scenario, NULL, 0, c->scale, err, sizeof(err)))
+		return die(err);
+	from_file = !c->policy_arg && c->s.machine.policy;
+	if (!c->policy_arg)
+		c->policy_arg = c->s.machine.policy ? c->s.machine.policy : "classic";
+	c->policy_buf = xstrdup(c->policy_arg);
+	if (args_list_has_empty(c->policy_arg)) {
+		snprintf(err, sizeof(err), "policy list '%.200s': an empty name", c->policy_arg);
+		return die(err);
 	}
-	/* the scenario as the runs see it before --set: its name, text and scale */
-	if (scenario_load(&s, sw.scenario, NULL, 0, scale, err, sizeof(err))) {
-		rc = die(err);
-		goto out_scenario;
-	}
-	policy_from_file = !policy_arg && s.machine.policy;
-	if (!policy_arg)
-		policy_arg = s.machine.policy ? s.machine.policy : "classic";
-	policy_buf = xstrdup(policy_arg);
-	if (args_list_has_empty(policy_arg)) {
-		snprintf(err, sizeof(err), "policy list '%.200s': an empty name", policy_arg);
-		rc = die(err);
-		goto out_scenario;
-	}
-	for (char *save, *p = strtok_r(policy_buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+	for (char *save, *p = strtok_r(c->policy_buf, ",", &save); p;
+	     p = strtok_r(NULL, ",", &save)) {
 		char msg[400];
 
-		if (sw.nr_policies == SWEEP_MAX_POLICIES) {
-			rc = die("too many policies");
-			goto out_scenario;
-		}
+		if (sw->nr_policies == SWEEP_MAX_POLICIES)
+			return die("too many policies");
 		if (!child_policy_get(p, msg, sizeof(msg))) {
-			if (policy_from_file) {
-				child_machine_policy_error(&s, NULL, 0, msg, err, sizeof(err));
-			} else {
+			if (from_file)
+				child_machine_policy_error(&c->s, NULL, 0, msg, err, sizeof(err));
+			else
 				snprintf(err, sizeof(err), "--policy: %s", msg);
-			}
-			rc = die(err);
-			goto out_scenario;
+			return die(err);
 		}
-		if (scenario_check_policy(&s, p, err, sizeof(err))) {
-			rc = die(err);
-			goto out_scenario;
-		}
-		policies[sw.nr_policies++] = p;
+		if (scenario_check_policy(&c->s, p, err, sizeof(err)))
+			return die(err);
+		c->policies[sw->nr_policies++] = p;
 	}
-	if (!sw.nr_policies) {
-		rc = die("--policy: no policy named");
-		goto out_scenario;
-	}
-	sw.policies = policies;
-	if (v && sw.nr_axes) {
-		rc = die("--set: the combinations are the command's own");
-		goto out_scenario;
-	}
-	sw.nr_combos = 1;
-	for (size_t a = 0; a < sw.nr_axes; a++) {
-		sw.nr_combos *= axes[a].nr;
-		if (sw.nr_combos > SWEEP_MAX_RUNS)
+	if (!sw->nr_policies)
+		return die("--policy: no policy named");
+	sw->policies = c->policies;
+	return -1;
+}
+
+/* The combinations (the --set axes', or ablate's) and the runs: -1, or the exit status. */
+static int sweep_size(struct sweep_cmd *c)
+{
+	struct sweep *sw = &c->sw;
+
+	if (c->v && sw->nr_axes)
+		return die("--set: the combinations are the command's own");
+	sw->nr_combos = 1;
+	for (size_t a = 0; a < sw->nr_axes; a++) {
+		sw->nr_combos *= c->axes[a].nr;
+		if (sw->nr_combos > SWEEP_MAX_RUNS)
 			break;
 	}
-	if (sw.nr_combos > SWEEP_MAX_RUNS ||
-	    sw.nr_policies * sw.nr_combos * sw.nr_seeds > SWEEP_MAX_RUNS) {
-		rc = die("more than 100000 runs");
-		goto out_scenario;
+	if (sw->nr_combos > SWEEP_MAX_RUNS ||
+	    sw->nr_policies * sw->nr_combos * sw->nr_seeds > SWEEP_MAX_RUNS)
+		return die("more than 100000 runs");
+	if (c->v) {
+		sw->variants = c->v->sets;
+		sw->nr_combos = c->v->nr;
+		if (sw->nr_policies * sw->nr_combos * sw->nr_seeds > SWEEP_MAX_RUNS)
+			return die("more than 100000 runs");
 	}
-	if (v) {
-		sw.variants = v->sets;
-		sw.nr_combos = v->nr;
-		if (sw.nr_policies * sw.nr_combos * sw.nr_seeds > SWEEP_MAX_RUNS) {
-			rc = die("more than 100000 runs");
-			goto out_scenario;
-		}
-	}
-	sw.total = sw.nr_policies * sw.nr_combos * sw.nr_seeds;
+	sw->total = sw->nr_policies * sw->nr_combos * sw->nr_seeds;
+	return -1;
+}
 
-	sw.results = calloc(sw.total, sizeof(*sw.results));
-	err[0] = '\0';
-	if (!sw.results || sweep_plan_order(&sw, scale, err, sizeof(err))) {
-		rc = die(*err ? err : "out of memory");
-		goto out_free;
-	}
-	sw.rn.start_ns = uv_hrtime();
-	runner_progress_every(&sw.rn, on_progress_timer);
+/* Plans and runs every run, here or over the ranks: -1, or the exit status. */
+static int sweep_go(struct sweep_cmd *c)
+{
+	struct sweep *sw = &c->sw;
+	char err[512] = "";
+
+	sw->results = calloc(sw->total, sizeof(*sw->results));
+	if (!sw->results || sweep_plan_order(sw, c->scale, err, sizeof(err)))
+		return die(*err ? err : "out of memory");
+	sw->rn.start_ns = uv_hrtime();
+	runner_progress_every(&sw->rn, on_progress_timer);
 #ifdef MMEMU_HAVE_MPI
-	if (sw.mpi)
-		sweep_mpi_run(&sw);
+	if (sw->mpi)
+		sweep_mpi_run(sw);
 	else
 #endif
 	{
-		sw.ops->more(&sw);
-		sweep_progress(&sw);
-		runner_run(&sw.rn);
+		sw->ops->more(sw);
+		sweep_progress(sw);
+		runner_run(&sw->rn);
 	}
-	if (sw.rn.tty)
-		fprintf(stderr, "\r[sweep] done %zu/%zu, failed %zu, %.1fs\033[K\n", sw.done,
-			sw.total, sw.failed, runner_elapsed_s(&sw.rn));
-	if (sw.rn.interrupted) {
+	if (sw->rn.tty)
+		fprintf(stderr, "\r[sweep] done %zu/%zu, failed %zu, %.1fs\033[K\n", sw->done,
+			sw->total, sw->failed, runner_elapsed_s(&sw->rn));
+	if (sw->rn.interrupted) {
 		fprintf(stderr, "mmemu: sweep: interrupted\n");
-		rc = 130;
-		goto out_free;
+		return 130;
 	}
+	return -1;
+}
 
-	/* the runs in the fixed order; failed ones are left out */
-	inv.runs = calloc(sw.total, sizeof(*inv.runs));
-	if (!inv.runs) {
-		rc = die("out of memory");
-		goto out_free;
-	}
-	for (size_t i = 0; i < sw.total; i++)
-		if (sw.results[i])
-			inv.runs[inv.n_runs++] = sw.results[i];
-	if (sw.failed)
-		fprintf(stderr, "mmemu: sweep: %zu of %zu runs failed\n", sw.failed, sw.total);
-	if (!inv.n_runs) {
-		rc = 1;
-		goto out_free;
-	}
-	inv.scenario_name = s.name;
-	inv.scenario_path = s.path;
-	inv.scenario_text = s.text ? s.text : (char *)protobuf_c_empty_string;
-	inv.scale = s.machine.scale;
-	inv.mmemu_version = (char *)help_version_string();
-	{
-		struct sink out;
-		char why[512] = "";
-		int wrc = 0;
+/* The summary of inv on stdout and, with --out, inv saved: the exit status. */
+static int sweep_write(struct sweep_cmd *c, const Mmemu__Invocation *inv)
+{
+	struct sink out;
+	char why[512] = "";
+	int rc, wrc = 0;
 
-		if (sink_open(&out)) {
-			rc = die("out of memory");
-			goto out_free;
-		}
-		/* column names only while every combination has its column */
-		oo.col_names = v && v->names && inv.n_runs == sw.total ? v->names : NULL;
-		if (summary_write(out.f, &oo, &inv, why, sizeof(why))) {
+	if (sink_open(&out))
+		return die("out of memory");
+	/* column names only while every combination has its column */
+	c->oo.col_names = c->v && c->v->names && inv->n_runs == c->sw.total ? c->v->names : NULL;
+	if (summary_write(out.f, &c->oo, inv, why, sizeof(why))) {
+		sink_discard(&out);
+		return die(why);
+	}
+	rc = sink_commit(&out, NULL, NULL);
+	if (c->out_path) {
+		if (sink_open(&out) || result_file_write(inv, out.f)) {
 			sink_discard(&out);
-			rc = die(why);
-			goto out_free;
+			return die("out of memory");
 		}
-		rc = sink_commit(&out, NULL, NULL);
-		if (out_path) {
-			if (sink_open(&out) || result_file_write(&inv, out.f)) {
-				sink_discard(&out);
-				rc = die("out of memory");
-				goto out_free;
-			}
-			wrc = sink_commit(&out, out_path, "sweep: --out");
-		}
-		if (rc || wrc) {
-			rc = rc ? rc : wrc;
-			goto out_free;
-		}
+		wrc = sink_commit(&out, c->out_path, "sweep: --out");
 	}
-	rc = sw.failed ? 1 : 0;
-out_free:
+	return rc ? rc : wrc;
+}
+
+/* The runs in the fixed order, failed ones left out, printed and saved: the exit status. */
+static int sweep_output(struct sweep_cmd *c)
+{
+	Mmemu__Invocation inv = MMEMU__INVOCATION__INIT;
+	struct sweep *sw = &c->sw;
+	int rc;
+
+	inv.runs = calloc(sw->total, sizeof(*inv.runs));
+	if (!inv.runs)
+		return die("out of memory");
+	for (size_t i = 0; i < sw->total; i++)
+		if (sw->results[i])
+			inv.runs[inv.n_runs++] = sw->results[i];
+	if (sw->failed)
+		fprintf(stderr, "mmemu: sweep: %zu of %zu runs failed\n", sw->failed, sw->total);
+	if (!inv.n_runs) {
+		free(inv.runs);
+		return 1;
+	}
+	inv.scenario_name = c->s.name;
+	inv.scenario_path = c->s.path;
+	inv.scenario_text = c->s.text ? c->s.text : (char *)protobuf_c_empty_string;
+	inv.scale = c->s.machine.scale;
+	inv.mmemu_version = (char *)help_version_string();
+	rc = sweep_write(c, &inv);
 	free(inv.runs);
-	if (sw.results)
-		for (size_t i = 0; i < sw.total; i++)
-			if (sw.results[i])
-				mmemu__run__free_unpacked(sw.results[i], NULL);
-	free(sw.results);
-	free(sw.order);
-out_scenario:
-	free(policy_buf);
-	scenario_free(&s);
-out_args:
+	return rc ? rc : sw->failed ? 1 : 0;
+}
+
+static void sweep_cmd_free(struct sweep_cmd *c)
+{
+	struct sweep *sw = &c->sw;
+
+	if (sw->results)
+		for (size_t i = 0; i < sw->total; i++)
+			if (sw->results[i])
+				mmemu__run__free_unpacked(sw->results[i], NULL);
+	free(sw->results);
+	free(sw->order);
+	free(c->policy_buf);
+	scenario_free(&c->s);
 #ifdef MMEMU_HAVE_MPI
-	if (sw.m)
-		sweep_mpi_finish(&sw);
+	if (sw->m)
+		sweep_mpi_finish(sw);
 #endif
-	if (loop_opened)
-		runner_close(&sw.rn);
-	for (size_t a = 0; a < sw.nr_axes; a++) {
-		free(axes[a].key);
-		free(axes[a].vals);
+	if (c->loop_opened)
+		runner_close(&sw->rn);
+	for (size_t a = 0; a < sw->nr_axes; a++) {
+		free(c->axes[a].key);
+		free(c->axes[a].vals);
 	}
-	free(sw.seeds);
-	free(scenario_path);
+	free(sw->seeds);
+	free(c->scenario_path);
+}
+
+int sweep_main(int argc, char **argv, const struct sweep_variants *v)
+{
+	struct sweep_cmd *c = calloc(1, sizeof(*c));
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int rc;
+
+	if (!c)
+		oom();
+	sweep_cmd = v ? v->cmd : "sweep";
+	c->v = v;
+	c->oo.format = "text";
+	if (v) {
+		c->oo.headline = true;
+		c->oo.col_label = v->label;
+	}
+	c->jobs = cpus > 0 ? (unsigned)(cpus < SWEEP_MAX_JOBS ? cpus : SWEEP_MAX_JOBS) : 1;
+	c->timeout_s = 600;
+	c->sw.rank_timeout_s = 30;
+	c->sw.axes = c->axes;
+	/* each step: -1 to go on, else the exit status */
+	rc = sweep_parse(c, argc, argv);
+	if (rc < 0)
+		rc = sweep_start(c);
+	if (rc < 0)
+		rc = sweep_policies(c);
+	if (rc < 0)
+		rc = sweep_size(c);
+	if (rc < 0)
+		rc = sweep_go(c);
+	if (rc < 0)
+		rc = sweep_output(c);
+	sweep_cmd_free(c);
+	free(c);
 	return rc;
 }
