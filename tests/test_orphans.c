@@ -2,7 +2,8 @@
 /*
  * A killed parent leaves no simulation behind: `mmemu run` (its forked
  * runs), `mmemu sweep` (its `mmemu run` children and theirs), `mmemu
- * check-policy` (its `mmemu run --cell` children) and
+ * check-policy` (its `mmemu run --cell` children), `mmemu bench --trace`
+ * (its `--cell` replays) and
  * tools/reproduce (its `mmemu run` children and theirs) are each started on
  * a long scenario, killed with SIGKILL, SIGTERM, SIGHUP and SIGINT once the
  * simulations are running, and every process below them must be gone (or a
@@ -247,6 +248,31 @@ START_TEST(test_check_policy_killed)
 END_TEST
 
 /*
+ * bench --trace replays each (policy, size) in a child on the runner
+ * (`mmemu bench --trace ... --cell`); under the looping plug-in the replay
+ * never ends.
+ */
+START_TEST(test_bench_trace_killed)
+{
+	char *text = malloc(20000 * 24 + 32), *trace;
+	const char *argv[] = { cli_mmemu(), "bench", "--trace", NULL, "--policy",
+			       POLICY_DIR "/s3fifo-loops.so", "--cache", "10%", NULL };
+	size_t n = 0;
+
+	ck_assert_ptr_nonnull(text);
+	n += (size_t)sprintf(text, "time,obj_id,size,op\n");
+	for (int i = 0; i < 20000; i++)
+		n += (size_t)sprintf(text + n, "%d,%d,4096,read\n", i, (i * 7919) % 12000);
+	trace = harness_write_temp(text);
+	argv[3] = trace;
+	kill_and_check(argv, 1, signals[_i]);
+	unlink(trace);
+	free(trace);
+	free(text);
+}
+END_TEST
+
+/*
  * tools/reproduce runs its experiments through --mmemu: here a script that
  * execs mmemu (same process, so MMEMU_PARENT_PID still names its parent) on
  * the long quickstart in place of the experiment it was asked for.
@@ -329,6 +355,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_sweep_killed, 0, nr);
 	tcase_add_loop_test(tc, test_reproduce_killed, 0, nr);
 	tcase_add_loop_test(tc, test_check_policy_killed, 0, nr);
+	tcase_add_loop_test(tc, test_bench_trace_killed, 0, nr);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	int failed;

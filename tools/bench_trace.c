@@ -9,15 +9,15 @@
  * misses in a cache alone) is readahead's doing, and is said so;
  * --no-readahead (the device's read_ahead_kb = 0) compares caches alone.
  *
- * Each (policy, size) runs in a child process (the engine starts once per
- * process) on the trace loaded once before; runs go one at a time, so their
- * speeds do not disturb each other.
+ * Each (policy, size) runs in a child process on the runner (the engine
+ * starts once per process): `mmemu bench --trace ... --cell`, which reads
+ * the trace again and writes its struct replay_result on stdout; runs go
+ * one at a time, so their speeds do not disturb each other.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +30,7 @@
 #include "tools/child.h"
 #include "tools/bench.h"
 #include "tools/help.h"
+#include "tools/runner.h"
 
 #define MAX_POLICIES 16
 #define MAX_SIZES 64
@@ -126,46 +127,6 @@ static int replay_boot(struct replay *b, const struct reclaim_policy *policy)
 			  replay_actor, b);
 }
 
-/* Runs one (policy, size) in a child; 0 with its result, or -1. */
-static int replay_one(const struct trace *tr, const struct reclaim_policy *policy,
-		      uint64_t cache_pages, bool untimed, bool no_readahead,
-		      struct replay_result *out)
-{
-	int fd[2], status;
-	pid_t pid;
-	ssize_t got;
-
-	fflush(stdout);
-	fflush(stderr);
-	if (pipe(fd))
-		return -1;
-	pid = fork();
-	if (pid < 0) {
-		close(fd[0]);
-		close(fd[1]);
-		return -1;
-	}
-	if (!pid) {
-		static struct replay b;
-
-		child_stdout_to_stderr();
-		close(fd[0]);
-		b = (struct replay){ .tr = tr, .cache_pages = cache_pages, .untimed = untimed,
-				     .no_readahead = no_readahead };
-		if (replay_boot(&b, policy) || !b.r.ok)
-			_exit(1);
-		_exit(write(fd[1], &b.r, sizeof(b.r)) == sizeof(b.r) ? 0 : 1);
-	}
-	close(fd[1]);
-	do
-		got = read(fd[0], out, sizeof(*out));
-	while (got < 0 && errno == EINTR);
-	close(fd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	return got == sizeof(*out) && WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
-}
-
 /*
  * A cache size: absolute ("1G", "262144K", "4096") or a fraction of the
  * trace's working set ("0.1", "10%"), as cachesim takes them; in pages,
@@ -223,30 +184,39 @@ static void print_size(char *buf, size_t len, uint64_t pages)
 		snprintf(buf, len, "%lluKiB", (unsigned long long)(bytes >> 10));
 }
 
-int bench_trace(int argc, char **argv)
-{
+/* What bench --trace's options say. */
+struct bt_args {
+	const char *path;		/* --trace */
+	const char *format_arg;		/* --trace-format, as given, or NULL */
+	enum trace_format fmt;
+	const char *params;		/* --trace-params, or NULL */
+	char *policy_arg, *cache_arg;	/* --policy, --cache, or NULL */
+	bool untimed, no_readahead;	/* --no-timing, --no-readahead */
+	bool cell;			/* --cell: one replay here, its result on stdout */
+	char names_buf[1024];
+	char *names[MAX_POLICIES];	/* the --policy list, each as given */
 	const struct reclaim_policy *policy[MAX_POLICIES];
-	char *policy_arg = NULL, *cache_arg = NULL, *item[MAX_SIZES], err[512], format[32];
-	const char *path = NULL, *params = NULL;
-	enum trace_format fmt = TRACE_AUTO;
-	uint64_t cache[MAX_SIZES];
-	int nr_policies = 1, nr_sizes = 1, rc = 0;
-	bool untimed = false, no_readahead = false, said_readahead = false;
-	double compulsory;
-	struct trace_opts o;
-	struct trace tr;
-	double t0, load_s;
+	int nr_policies;
+	uint64_t cache[MAX_SIZES];	/* pages */
+	int nr_sizes;
+};
 
-	policy[0] = &classic_policy;
+/* The options: -1, or the exit status now. */
+static int bt_parse(struct bt_args *a, int argc, char **argv)
+{
 	for (int i = 1; i < argc; i++) {
 		const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (!strcmp(opt, "--no-timing")) {
-			untimed = true;
+			a->untimed = true;
 			continue;
 		}
 		if (!strcmp(opt, "--no-readahead")) {
-			no_readahead = true;
+			a->no_readahead = true;
+			continue;
+		}
+		if (!strcmp(opt, "--cell")) {
+			a->cell = true;
 			continue;
 		}
 		if (!val || (strcmp(opt, "--trace") && strcmp(opt, "--trace-format") &&
@@ -258,87 +228,230 @@ int bench_trace(int argc, char **argv)
 		}
 		i++;
 		if (!strcmp(opt, "--trace"))
-			path = val;
+			a->path = val;
 		else if (!strcmp(opt, "--trace-format")) {
-			if (trace_format_parse(val, &fmt)) {
+			if (trace_format_parse(val, &a->fmt)) {
 				fprintf(stderr, "mmemu: bench: --trace-format '%s': expected auto, "
 					"oracle, csv, txt, lcs, twr, twrNS, oracleSysTwrNS, "
 					"oracleSimTwrNS or vscsi\n", val);
 				return 2;
 			}
+			a->format_arg = val;
 		} else if (!strcmp(opt, "--trace-params") || !strcmp(opt, "-t"))
-			params = val;
+			a->params = val;
 		else if (!strcmp(opt, "--policy"))
-			policy_arg = argv[i];
+			a->policy_arg = argv[i];
 		else
-			cache_arg = argv[i];
+			a->cache_arg = argv[i];
 	}
-	if (!path) {
+	if (!a->path) {
 		help_command(stderr, "bench");
 		return 2;
 	}
-	if (policy_arg) {
-		char copy[1024], *names[MAX_POLICIES];
+	return -1;
+}
 
-		snprintf(copy, sizeof(copy), "%s", policy_arg);
-		nr_policies = strlen(policy_arg) < sizeof(copy) ?
-			      split_list(copy, names, MAX_POLICIES) : -1;
-		if (nr_policies <= 0) {
-			fprintf(stderr, "mmemu: bench: --policy '%s': expected 1 to %d names\n",
-				policy_arg, MAX_POLICIES);
+/* The --policy list (default classic), each found: -1, or the exit status. */
+static int bt_policies(struct bt_args *a)
+{
+	char err[512];
+
+	a->nr_policies = 1;
+	a->names[0] = "classic";
+	a->policy[0] = &classic_policy;
+	if (!a->policy_arg)
+		return -1;
+	snprintf(a->names_buf, sizeof(a->names_buf), "%s", a->policy_arg);
+	a->nr_policies = strlen(a->policy_arg) < sizeof(a->names_buf)
+				 ? split_list(a->names_buf, a->names, MAX_POLICIES) : -1;
+	if (a->nr_policies <= 0) {
+		fprintf(stderr, "mmemu: bench: --policy '%s': expected 1 to %d names\n",
+			a->policy_arg, MAX_POLICIES);
+		return 2;
+	}
+	for (int i = 0; i < a->nr_policies; i++)
+		if (!(a->policy[i] = child_policy_get(a->names[i], err, sizeof(err)))) {
+			fprintf(stderr, "mmemu: bench: --policy: %s\n", err);
 			return 2;
 		}
-		for (int i = 0; i < nr_policies; i++)
-			if (!(policy[i] = child_policy_get(names[i], err, sizeof(err)))) {
-				fprintf(stderr, "mmemu: bench: --policy: %s\n", err);
-				return 2;
-			}
-	}
-	trace_opts_init(&o, fmt);
-	if (params && trace_opts_parse(&o, params, err, sizeof(err))) {
+	return -1;
+}
+
+/* The trace, read: -1, or the exit status (nothing to free). */
+static int bt_load(const struct bt_args *a, struct trace *tr)
+{
+	struct trace_opts o;
+	char err[512];
+
+	trace_opts_init(&o, a->fmt);
+	if (a->params && trace_opts_parse(&o, a->params, err, sizeof(err))) {
 		fprintf(stderr, "mmemu: bench: --trace-params: %s\n", err);
 		return 2;
 	}
-	t0 = bench_now_s();
-	if (trace_load_opts(&tr, path, &o, err, sizeof(err))) {
+	if (trace_load_opts(tr, a->path, &o, err, sizeof(err))) {
 		fprintf(stderr, "mmemu: %s\n", err);
 		return 2;
 	}
-	load_s = bench_now_s() - t0;
-	if (cache_arg) {
-		char copy[1024];
+	return -1;
+}
 
-		snprintf(copy, sizeof(copy), "%s", cache_arg);
-		nr_sizes = strlen(cache_arg) < sizeof(copy) ? split_list(copy, item, MAX_SIZES) : -1;
-		for (int i = 0; i < nr_sizes && nr_sizes > 0; i++)
-			if (parse_cache(item[i], &tr, &cache[i])) {
-				fprintf(stderr, "mmemu: bench: --cache '%s': expected a size (1G) or a "
-					"fraction of the working set (0.1, 10%%)\n", item[i]);
-				trace_free(&tr);
-				return 2;
-			}
-		if (nr_sizes <= 0) {
-			fprintf(stderr, "mmemu: bench: --cache '%s': expected 1 to %d sizes\n",
-				cache_arg, MAX_SIZES);
-			trace_free(&tr);
+/* The --cache sizes in pages (default a quarter of the working set): -1, or the exit status. */
+static int bt_sizes(struct bt_args *a, const struct trace *tr)
+{
+	char copy[1024], *item[MAX_SIZES];
+
+	a->nr_sizes = 1;
+	if (!a->cache_arg) {
+		a->cache[0] = tr->nr_pages / 4 + 1;
+		return -1;
+	}
+	snprintf(copy, sizeof(copy), "%s", a->cache_arg);
+	a->nr_sizes = strlen(a->cache_arg) < sizeof(copy) ? split_list(copy, item, MAX_SIZES) : -1;
+	for (int i = 0; i < a->nr_sizes && a->nr_sizes > 0; i++)
+		if (parse_cache(item[i], tr, &a->cache[i])) {
+			fprintf(stderr, "mmemu: bench: --cache '%s': expected a size (1G) or a "
+				"fraction of the working set (0.1, 10%%)\n", item[i]);
 			return 2;
 		}
-	} else {
-		cache[0] = tr.nr_pages / 4 + 1;	/* a quarter of the working set */
+	if (a->nr_sizes <= 0) {
+		fprintf(stderr, "mmemu: bench: --cache '%s': expected 1 to %d sizes\n", a->cache_arg,
+			MAX_SIZES);
+		return 2;
 	}
+	return -1;
+}
+
+/*
+ * bench --trace --cell (a runner's child): the one replay of the first
+ * policy and size in this process, struct replay_result on stdout (what a
+ * plug-in prints goes to stderr). 0, or 1 when it did not finish.
+ */
+static int bt_cell(const struct bt_args *a, const struct trace *tr)
+{
+	static struct replay b;
+	int fd = dup(STDOUT_FILENO);
+
+	if (fd < 0)
+		return 1;
+	child_stdout_to_stderr();
+	b = (struct replay){ .tr = tr, .cache_pages = a->cache[0], .untimed = a->untimed,
+			     .no_readahead = a->no_readahead };
+	if (replay_boot(&b, a->policy[0]) || !b.r.ok)
+		return 1;
+	return write(fd, &b.r, sizeof(b.r)) == sizeof(b.r) && !close(fd) ? 0 : 1;
+}
+
+/* `mmemu bench --trace PATH ... --policy NAME --cache PAGESK --cell` for policy p. */
+static char **bt_cell_args(const struct bt_args *a, int p, uint64_t pages)
+{
+	char **args = calloc(16, sizeof(*args));
+	size_t n = 0;
+
+	if (!args)
+		return NULL;
+	args[n++] = strdup("bench");
+	args[n++] = strdup("--trace");
+	args[n++] = strdup(a->path);
+	if (a->format_arg) {
+		args[n++] = strdup("--trace-format");
+		args[n++] = strdup(a->format_arg);
+	}
+	if (a->params) {
+		args[n++] = strdup("--trace-params");
+		args[n++] = strdup(a->params);
+	}
+	args[n++] = strdup("--policy");
+	args[n++] = strdup(a->names[p]);
+	args[n++] = strdup("--cache");
+	if (asprintf(&args[n++], "%lluK", (unsigned long long)pages * 4) < 0)
+		args[n - 1] = NULL;
+	if (a->untimed)
+		args[n++] = strdup("--no-timing");
+	if (a->no_readahead)
+		args[n++] = strdup("--no-readahead");
+	args[n++] = strdup("--cell");
+	for (size_t i = 0; i < n; i++)
+		if (!args[i]) {
+			for (size_t k = 0; k < n; k++)
+				free(args[k]);
+			free(args);
+			return NULL;
+		}
+	return args;
+}
+
+/* The cell's end: its result when it finished. */
+struct bt_end {
+	bool ok;
+	bool interrupted;	/* SIGINT, SIGTERM or SIGHUP: every child killed */
+	struct replay_result r;
+};
+
+static void bt_on_exit(struct runner *rn, const struct runner_exit *e)
+{
+	struct bt_end *end = rn->ctx;
+
+	end->interrupted = rn->interrupted;
+	end->ok = !rn->interrupted && !e->timed_out && !e->term_signal && !e->exit_status &&
+		  e->out_len == sizeof(end->r);
+	if (end->ok)
+		memcpy(&end->r, e->out, sizeof(end->r));
+}
+
+/*
+ * Replays (policy p, pages) in a child on the runner, one at a time so that
+ * the speeds do not disturb each other: 0 with its result, -1, or -EINTR
+ * when interrupted.
+ */
+static int replay_one(const struct bt_args *a, int p, uint64_t pages, struct replay_result *out)
+{
+	struct bt_end end = { 0 };
+	struct runner rn = { 0 };
+	char **args = bt_cell_args(a, p, pages), *label = strdup(a->names[p]);
+	int rc = -1;
+
+	/* a replay takes what it takes: no timeout (a year) */
+	if (args && label && !runner_open(&rn, 1, 365 * 86400.0)) {
+		rn.ctx = &end;
+		rn.on_exit = bt_on_exit;
+		rn.inherit_stderr = true;	/* the model's messages: "see above" */
+		rc = runner_spawn(&rn, 0, args, label);
+		if (!rc) {
+			args = NULL;
+			label = NULL;
+			runner_run(&rn);
+		}
+		runner_close(&rn);
+	}
+	for (char **s = args; s && *s; s++)
+		free(*s);
+	free(args);
+	free(label);
+	if (end.interrupted)
+		return -EINTR;
+	if (rc || !end.ok)
+		return -1;
+	*out = end.r;
+	return 0;
+}
+
+/* What the trace is and how it is replayed. */
+static void bt_print_header(const struct bt_args *a, const struct trace *tr, double load_s)
+{
+	char format[32];
 
 	/* lcs and vscsi: the version read ("lcs v3") */
-	snprintf(format, sizeof(format), tr.version ? "%s v%u" : "%s", trace_format_name(tr.format),
-		 tr.version);
+	snprintf(format, sizeof(format), tr->version ? "%s v%u" : "%s",
+		 trace_format_name(tr->format), tr->version);
 	printf("trace %s: %s%s, %zu requests, %llu objects, working set %llu pages "
-	       "(%.1f MiB), %.2f s to read\n", path, format,
-	       tr.compressed ? " (zstd)" : "", tr.nr, (unsigned long long)tr.nr_objects,
-	       (unsigned long long)tr.nr_pages, (double)tr.nr_pages * 4096 / (1 << 20), load_s);
-	if (untimed) {
+	       "(%.1f MiB), %.2f s to read\n", a->path, format,
+	       tr->compressed ? " (zstd)" : "", tr->nr, (unsigned long long)tr->nr_objects,
+	       (unsigned long long)tr->nr_pages, (double)tr->nr_pages * 4096 / (1 << 20), load_s);
+	if (a->untimed) {
 		size_t writes = 0;
 
-		for (size_t i = 0; i < tr.nr; i++)
-			writes += tr.req[i].write;
+		for (size_t i = 0; i < tr->nr; i++)
+			writes += tr->req[i].write;
 		printf("no timing: miss ratio only; the model's decisions without IO waits or CPU "
 		       "costs (simulated time does not pass), so faster than a timed replay\n");
 		if (writes)
@@ -349,49 +462,85 @@ int bench_trace(int argc, char **argv)
 	else
 		printf("timed: each miss an NVMe read, the model's CPU costs; a miss is a request "
 		       "that took a major fault\n");
-	if (no_readahead)
+	if (a->no_readahead)
 		printf("no readahead: the device's read_ahead_kb = 0, a miss reads only the pages "
 		       "of its request\n");
-	compulsory = (double)tr.nr_objects / (double)tr.nr;
-	for (int p = 0; p < nr_policies; p++)
-		for (int s = 0; s < nr_sizes; s++) {
-			struct replay_result r;
-			char size[32];
+}
 
-			print_size(size, sizeof(size), cache[s]);
-			if (replay_one(&tr, policy[p], cache[s], untimed, no_readahead, &r)) {
-				fprintf(stderr, "mmemu: bench: the replay of %s at %s ended early "
-					"(its task OOM-killed, or the model stopped: see above)\n",
-					policy[p]->name, size);
-				rc = 1;
-				continue;
+/* One (policy, size)'s line, or its failure: 0, 1, or 130 when interrupted. */
+static int bt_replay(const struct bt_args *a, const struct trace *tr, int p, int s,
+		     bool *said_readahead)
+{
+	double compulsory = (double)tr->nr_objects / (double)tr->nr;
+	const char *name = a->policy[p]->name;
+	struct replay_result r;
+	char size[32];
+	int rc;
+
+	print_size(size, sizeof(size), a->cache[s]);
+	rc = replay_one(a, p, a->cache[s], &r);
+	if (rc == -EINTR) {
+		fprintf(stderr, "mmemu: bench: interrupted\n");
+		return 130;
+	}
+	if (rc) {
+		fprintf(stderr, "mmemu: bench: the replay of %s at %s ended early (its task "
+			"OOM-killed, or the model stopped: see above)\n", name, size);
+		return 1;
+	}
+	if (r.failed_at) {
+		fprintf(stderr, "mmemu: bench: %s at %s: request %llu failed (%s): the replay's "
+			"task was OOM-killed (a cache smaller than one fault's readaround?)\n", name,
+			size, (unsigned long long)r.failed_at, strerror(-r.error));
+		return 1;
+	}
+	printf("%s %s cache size %8s, %zu req, miss ratio %.4f, byte miss ratio %.4f, "
+	       "throughput %.2f M req/s, CPU %.2f s (%.0f ns/req)", a->path, name, size, tr->nr,
+	       (double)r.misses / (double)tr->nr,
+	       tr->bytes ? (double)r.bytes_missed / (double)tr->bytes : 0.0,
+	       (double)tr->nr / r.host_s / 1e6, r.cpu_s, r.cpu_s * 1e9 / (double)tr->nr);
+	if (a->untimed)
+		printf(" (no timing)\n");
+	else
+		printf(", simulated %.3f s\n", (double)r.sim_ns / 1e9);
+	if (r.misses < tr->nr_objects && !*said_readahead) {
+		printf("miss ratio below the compulsory %.4f (%llu objects / %zu requests): "
+		       "readahead read pages before they were requested; --no-readahead compares "
+		       "the caches alone\n", compulsory, (unsigned long long)tr->nr_objects, tr->nr);
+		*said_readahead = true;
+	}
+	return 0;
+}
+
+int bench_trace(int argc, char **argv)
+{
+	struct bt_args a = { .fmt = TRACE_AUTO };
+	bool said_readahead = false;
+	struct trace tr;
+	double t0, load_s;
+	int rc = bt_parse(&a, argc, argv);
+
+	if (rc < 0)
+		rc = bt_policies(&a);
+	if (rc >= 0)
+		return rc;
+	t0 = bench_now_s();
+	if ((rc = bt_load(&a, &tr)) >= 0)
+		return rc;
+	load_s = bench_now_s() - t0;
+	rc = bt_sizes(&a, &tr);
+	if (rc < 0 && a.cell) {
+		rc = bt_cell(&a, &tr);
+	} else if (rc < 0) {
+		bt_print_header(&a, &tr, load_s);
+		rc = 0;
+		for (int p = 0; p < a.nr_policies && rc != 130; p++)
+			for (int s = 0; s < a.nr_sizes && rc != 130; s++) {
+				int one = bt_replay(&a, &tr, p, s, &said_readahead);
+
+				rc = one == 130 ? one : rc | one;
 			}
-			if (r.failed_at) {
-				fprintf(stderr, "mmemu: bench: %s at %s: request %llu failed (%s): "
-					"the replay's task was OOM-killed (a cache smaller than one "
-					"fault's readaround?)\n", policy[p]->name, size,
-					(unsigned long long)r.failed_at, strerror(-r.error));
-				rc = 1;
-				continue;
-			}
-			printf("%s %s cache size %8s, %zu req, miss ratio %.4f, byte miss ratio %.4f, "
-			       "throughput %.2f M req/s, CPU %.2f s (%.0f ns/req)", path,
-			       policy[p]->name, size, tr.nr, (double)r.misses / (double)tr.nr,
-			       tr.bytes ? (double)r.bytes_missed / (double)tr.bytes : 0.0,
-			       (double)tr.nr / r.host_s / 1e6, r.cpu_s,
-			       r.cpu_s * 1e9 / (double)tr.nr);
-			if (untimed)
-				printf(" (no timing)\n");
-			else
-				printf(", simulated %.3f s\n", (double)r.sim_ns / 1e9);
-			if (r.misses < tr.nr_objects && !said_readahead) {
-				printf("miss ratio below the compulsory %.4f (%llu objects / %zu "
-				       "requests): readahead read pages before they were requested; "
-				       "--no-readahead compares the caches alone\n", compulsory,
-				       (unsigned long long)tr.nr_objects, tr.nr);
-				said_readahead = true;
-			}
-		}
+	}
 	trace_free(&tr);
 	return rc;
 }
