@@ -172,6 +172,28 @@ START_TEST(test_writes_replay_timed_and_untimed)
 }
 END_TEST
 
+/* bench parses with getopt_long from the option table: --opt=value is the same run. */
+START_TEST(test_option_equals_value)
+{
+	char *trace = make_csv(), *t;
+	const char *args[] = { "bench", NULL, "--cache=100%", "--no-timing", NULL };
+	struct cli_out o;
+	double mr, bmr;
+
+	ck_assert_int_ge(asprintf(&t, "--trace=%s", trace), 0);
+	args[1] = t;
+	o = cli_run(args);
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	ck_assert_msg(strstr(o.out, "(no timing)\n"), "%s", o.out);
+	ratios(o.out, "classic", "520KiB", &mr, &bmr);
+	ck_assert(mr > 0 && mr <= 110.0 / 400);
+	cli_out_free(&o);
+	unlink(trace);
+	free(trace);
+	free(t);
+}
+END_TEST
+
 START_TEST(test_bad_options_exit_2)
 {
 	char *trace = make_csv();
@@ -357,6 +379,7 @@ static Suite *bench_trace_suite(void)
 	tcase_add_test(tc, test_policies_times_sizes);
 	tcase_add_test(tc, test_no_timing_says_so);
 	tcase_add_test(tc, test_writes_replay_timed_and_untimed);
+	tcase_add_test(tc, test_option_equals_value);
 	tcase_add_test(tc, test_bad_options_exit_2);
 	tcase_add_test(tc, test_string_ids_same_miss_ratio);
 	tcase_add_test(tc, test_no_readahead_compulsory);

@@ -171,7 +171,7 @@ int cmd_bench(int argc, char **argv)
 		}
 	}
 	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--trace"))
+		if (!strcmp(argv[i], "--trace") || !strncmp(argv[i], "--trace=", 8))
 			return bench_trace(argc, argv);
 	if (argc == 3 && !strcmp(argv[1], "--policy")) {
 		char err[512];

@@ -15,6 +15,7 @@
  * one at a time, so their speeds do not disturb each other.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@
 #include "tools/child.h"
 #include "tools/bench.h"
 #include "tools/help.h"
+#include "tools/options.h"
 #include "tools/runner.h"
 
 #define MAX_POLICIES 16
@@ -201,49 +203,67 @@ struct bt_args {
 	int nr_sizes;
 };
 
-/* The options: -1, or the exit status now. */
-static int bt_parse(struct bt_args *a, int argc, char **argv)
+/* A bad option, as bench has always said it: 2. */
+static int bt_unknown(const char *opt)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+	fprintf(stderr, "mmemu: bench: unknown option '%s'\n", opt);
+	help_command(stderr, "bench");
+	return 2;
+}
 
-		if (!strcmp(opt, "--no-timing")) {
-			a->untimed = true;
-			continue;
-		}
-		if (!strcmp(opt, "--no-readahead")) {
-			a->no_readahead = true;
-			continue;
-		}
-		if (!strcmp(opt, "--cell")) {
-			a->cell = true;
-			continue;
-		}
-		if (!val || (strcmp(opt, "--trace") && strcmp(opt, "--trace-format") &&
-			     strcmp(opt, "--trace-params") && strcmp(opt, "-t") &&
-			     strcmp(opt, "--policy") && strcmp(opt, "--cache"))) {
-			fprintf(stderr, "mmemu: bench: unknown option '%s'\n", opt);
-			help_command(stderr, "bench");
+/* Takes option opt (its value in optarg): -1, or the exit status now. */
+static int bt_take_option(struct bt_args *a, int opt, const char *as_given)
+{
+	switch (opt) {
+	case OPT_NO_TIMING:
+		a->untimed = true;
+		return -1;
+	case OPT_NO_READAHEAD:
+		a->no_readahead = true;
+		return -1;
+	case OPT_CELL:
+		a->cell = true;
+		return -1;
+	case OPT_TRACE:
+		a->path = optarg;
+		return -1;
+	case OPT_TRACE_FORMAT:
+		if (trace_format_parse(optarg, &a->fmt)) {
+			fprintf(stderr, "mmemu: bench: --trace-format '%s': expected auto, oracle, csv, "
+				"txt, lcs, twr, twrNS, oracleSysTwrNS, oracleSimTwrNS or vscsi\n",
+				optarg);
 			return 2;
 		}
-		i++;
-		if (!strcmp(opt, "--trace"))
-			a->path = val;
-		else if (!strcmp(opt, "--trace-format")) {
-			if (trace_format_parse(val, &a->fmt)) {
-				fprintf(stderr, "mmemu: bench: --trace-format '%s': expected auto, "
-					"oracle, csv, txt, lcs, twr, twrNS, oracleSysTwrNS, "
-					"oracleSimTwrNS or vscsi\n", val);
-				return 2;
-			}
-			a->format_arg = val;
-		} else if (!strcmp(opt, "--trace-params") || !strcmp(opt, "-t"))
-			a->params = val;
-		else if (!strcmp(opt, "--policy"))
-			a->policy_arg = argv[i];
-		else
-			a->cache_arg = argv[i];
+		a->format_arg = optarg;
+		return -1;
+	case OPT_TRACE_PARAMS:
+		a->params = optarg;
+		return -1;
+	case OPT_POLICY:
+		a->policy_arg = optarg;
+		return -1;
+	case OPT_CACHE:
+		a->cache_arg = optarg;
+		return -1;
+	default:	/* one bench does not take, or without its value */
+		return bt_unknown(as_given);
 	}
+}
+
+/* The options (getopt's own messages off: bench names a bad one itself): -1, or the exit status. */
+static int bt_parse(struct bt_args *a, int argc, char **argv)
+{
+	int opt, rc = -1, saved = opterr;
+
+	opterr = 0;
+	optind = 1;
+	while (rc < 0 && (opt = cli_getopt(CMD_BENCH, argc, argv)) != -1)
+		rc = bt_take_option(a, opt, argv[optind - 1]);
+	opterr = saved;
+	if (rc >= 0)
+		return rc;
+	if (optind < argc)	/* a word that is no option's value */
+		return bt_unknown(argv[optind]);
 	if (!a->path) {
 		help_command(stderr, "bench");
 		return 2;

@@ -177,6 +177,8 @@ const struct cli_option cli_options[] = {
 	  "the device's read_ahead_kb = 0: a miss reads only its\n"
 	  "request's pages (no readahead nor mmap read-around), so\n"
 	  "that the caches alone are compared" },
+	/* one replay in this process, its result on stdout: a runner's child (bt_cell()) */
+	{ "cell", 0, false, OPT_CELL, CMD_BENCH, NULL, NULL },
 
 	/* check-policy */
 	{ "scale", 0, true, OPT_SCALE, CMD_CHECK_POLICY, "--scale F",
