@@ -1690,6 +1690,13 @@ static int set_entry(struct parse_ctx *ctx, const char *path, const char *set, c
 int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 		  int nr_sets, double scale, char *err, size_t errlen)
 {
+	return scenario_load_stream(s, path, NULL, sets, nr_sets, scale, err, errlen);
+}
+
+int scenario_load_stream(struct scenario *s, const char *path, FILE *in,
+			 const char *const *sets, int nr_sets, double scale, char *err,
+			 size_t errlen)
+{
 	struct parse_ctx ctx = { 0 };
 	struct err_ctx ec = { err, errlen, path };
 	const char *base;
@@ -1706,14 +1713,15 @@ int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 		len -= 4;
 	s->name = xstrndup(base, (size_t)len);
 
-	f = fopen(path, "rb");
+	f = in ? in : fopen(path, "rb");
 	if (!f) {
 		snprintf(err, errlen, "scenario '%s': %s", path, strerror(errno));
 		return -1;
 	}
 	/* read to the end, not to a size asked beforehand: a pipe or FIFO has none */
 	len = read_text(f, &s->text);
-	fclose(f);
+	if (!in)
+		fclose(f);
 	if (len == -EFBIG) {
 		snprintf(err, errlen, "scenario '%s': longer than %d MiB, not a scenario", path,
 			 SCENARIO_MAX_BYTES >> 20);

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "mmemu/keys.h"
 
@@ -195,6 +196,14 @@ int scn_fail(const struct scn_check *ck, const char *section, const char *key, c
  */
 int scenario_load(struct scenario *s, const char *path, const char *const *sets,
 		  int nr_sets, double scale, char *err, size_t errlen);
+/*
+ * scenario_load() of the text read from in (to its end) as the file at
+ * path: its name, its messages and its relative paths are path's (a run's
+ * child of `mmemu run` gets the text its parent loaded on stdin).
+ */
+int scenario_load_stream(struct scenario *s, const char *path, FILE *in,
+			 const char *const *sets, int nr_sets, double scale, char *err,
+			 size_t errlen);
 void scenario_free(struct scenario *s);
 
 /*

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A killed parent leaves no simulation behind: `mmemu run` (its forked
- * runs), `mmemu sweep` (its `mmemu run` children and theirs), `mmemu
+ * A killed parent leaves no simulation behind: `mmemu run` (its `mmemu run
+ * --cell` children), `mmemu sweep` (its `mmemu run` children and theirs), `mmemu
  * check-policy` (its `mmemu run --cell` children), `mmemu bench --trace`
  * (its `--cell` replays) and
  * tools/reproduce (its `mmemu run` children and theirs) are each started on
@@ -233,6 +233,69 @@ START_TEST(test_sweep_killed)
 }
 END_TEST
 
+/* The command line of pid, its NUL separators as blanks. */
+static void cmdline(pid_t pid, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	fd = open(path, O_RDONLY);
+	n = fd < 0 ? -1 : read(fd, buf, len - 1);
+	if (fd >= 0)
+		close(fd);
+	n = n < 0 ? 0 : n;
+	for (ssize_t i = 0; i < n; i++)
+		if (!buf[i])
+			buf[i] = ' ';
+	buf[n] = '\0';
+}
+
+/*
+ * run is a sweep of one cell: each run a child on the runner, `mmemu run
+ * PATH --policy P --seed S ... --cell --cell-stdin` (an exec'd mmemu, not
+ * a fork of run), dying with it as the others do.
+ */
+START_TEST(test_run_children_are_cells)
+{
+	const char *argv[] = { cli_mmemu(), "run", cli_quickstart(), "--set", LONG_SET,
+			       "--policy", "classic,mglru-old", "-j", "2", NULL };
+	struct proc below[MAX_PROCS];
+	int level[MAX_PROCS], n = 0, status, cells = 0;
+	pid_t root = start(argv);
+	double t0 = now_s();
+	char line[4096];
+
+	while (cells < 2) {
+		ck_assert_msg(now_s() - t0 < START_WAIT_S, "run started %d cells in %d s", cells,
+			      START_WAIT_S);
+		usleep(50 * 1000);
+		n = descendants(root, below, level, MAX_PROCS);
+		cells = 0;
+		for (int i = 0; i < n; i++) {
+			if (level[i] != 1)
+				continue;
+			cmdline(below[i].pid, line, sizeof(line));
+			cells += strstr(line, " run ") && strstr(line, " --cell --cell-stdin") &&
+				 strstr(line, " --seed 1 --set " LONG_SET);
+		}
+	}
+	ck_assert_int_eq(kill(root, SIGKILL), 0);
+	ck_assert_int_eq(waitpid(root, &status, 0), root);
+	for (t0 = now_s(); now_s() - t0 < DEATH_WAIT_S;) {
+		bool alive = false;
+
+		for (int i = 0; i < n; i++)
+			alive |= is_alive(&below[i]);
+		if (!alive)
+			return;
+		usleep(20 * 1000);
+	}
+	ck_abort_msg("a cell of run outlived it");
+}
+END_TEST
+
 /*
  * check-policy's runs are children on the runner (`mmemu run --cell`): a
  * plug-in whose shrink_lruvec never returns keeps one running until the
@@ -355,6 +418,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_sweep_killed, 0, nr);
 	tcase_add_loop_test(tc, test_reproduce_killed, 0, nr);
 	tcase_add_loop_test(tc, test_check_policy_killed, 0, nr);
+	tcase_add_test(tc, test_run_children_are_cells);
 	tcase_add_loop_test(tc, test_bench_trace_killed, 0, nr);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);

@@ -96,6 +96,41 @@ START_TEST(test_runner_children)
 }
 END_TEST
 
+static void on_exit_cat(struct runner *r, const struct runner_exit *e)
+{
+	char *out = r->ctx;
+
+	snprintf(out, 64, "%d %.*s", (int)e->exit_status, (int)e->out_len, (const char *)e->out);
+}
+
+/* What a child reads on stdin, and its fd 4: the caller's (runner_spawn_io()). */
+START_TEST(test_runner_io)
+{
+	static struct runner r;
+	struct runner_io io = { .in = "from stdin", .in_len = 10, .fds = { -1, -1 } };
+	char out[64] = "", from4[32] = "", **args = calloc(2, sizeof(*args));
+	int p[2];
+	ssize_t n;
+
+	ck_assert_int_eq(pipe(p), 0);
+	io.fds[1] = p[1];
+	args[0] = strdup("cat");
+	ck_assert_int_eq(runner_open(&r, 1, 10.0), 0);
+	r.ctx = out;
+	r.on_exit = on_exit_cat;
+	ck_assert_int_eq(runner_spawn_io(&r, 0, args, strdup("cat"), &io), 0);
+	close(p[1]);
+	runner_run(&r);
+	runner_close(&r);
+	ck_assert_str_eq(out, "0 from stdin");
+	n = read(p[0], from4, sizeof(from4) - 1);
+	ck_assert_int_eq(n, 7);
+	from4[n] = '\0';
+	ck_assert_str_eq(from4, "to fd 4");
+	close(p[0]);
+}
+END_TEST
+
 START_TEST(test_runner_eta)
 {
 	char buf[32];
@@ -122,6 +157,13 @@ int main(int argc, char **argv)
 		fputs("mmemu: first\nmmemu: oops\n", stderr);
 		return atoi(argv[3]);
 	}
+	if (argc == 2 && !strcmp(argv[1], "cat")) {
+		char buf[64];
+		size_t n = fread(buf, 1, sizeof(buf), stdin);
+
+		fwrite(buf, 1, n, stdout);
+		return write(4, "to fd 4", 7) == 7 ? 0 : 1;
+	}
 	if (argc == 2 && !strcmp(argv[1], "sleep")) {
 		sleep(60);
 		return 0;
@@ -129,6 +171,7 @@ int main(int argc, char **argv)
 	s = suite_create("runner");
 	tc = tcase_create("runner");
 	tcase_add_test(tc, test_runner_children);
+	tcase_add_test(tc, test_runner_io);
 	tcase_add_test(tc, test_runner_eta);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);

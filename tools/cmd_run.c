@@ -1,25 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * `mmemu run SCENARIO`: the scenario once per policy (and seed). Each run
- * executes in its own child process (the engine is once per process), two
- * at a time by default, and sends its results back through a pipe as an
- * mmemu.Run message; output order is the policy (then seed) order. `run
- * --out` saves the runs as one mmemu.Invocation, which `report` prints with
- * the same writers.
- *
- * A simulation never outlives the process that started it: every run child
- * asks for SIGKILL when its parent dies (PR_SET_PDEATHSIG), whatever kills
- * the parent (SIGKILL included).
+ * `mmemu run SCENARIO`: the scenario once per policy (and seed), a sweep
+ * of one cell. Each run is a child on the runner (tools/runner.h: -j at a
+ * time, two by default, dying with this process): `mmemu run PATH --policy
+ * P --seed S ... --cell`, which gets the scenario text this process loaded
+ * on its stdin (a FIFO is read once), runs it in its own process (the
+ * engine is once per process) and writes its outcome on stdout: "K" and
+ * the mmemu.Run, or "F <invariant kind> <why>". Under a terminal its share
+ * done goes to a slot of a memfd (its fd 3); under --live its sample rows,
+ * one line each, to a pipe (its fd 4) that the live server reads. Output
+ * order is the policy (then seed) order, and so is the order failures are
+ * said in. `run --out` saves the runs as one mmemu.Invocation, which
+ * `report` prints with the same writers.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,7 +46,35 @@
 #define MAX_SEEDS 1000
 /* --sample's default, and the period --live samples at when --sample 0 keeps none */
 #define DEFAULT_SAMPLE_NS (100 * NSEC_PER_MSEC)
+/* a run takes what it takes: the runner's timeout is a year */
+#define RUN_TIMEOUT_S (365 * 86400.0)
+/* a cell's fds past stdio: its progress slot's memfd, its sample rows' pipe */
+#define CELL_PROGRESS_FD 3
+#define CELL_LIVE_FD 4
 
+/* What run's options say. */
+struct run_args {
+	const char *sets[MAX_SETS];	/* --set, in order */
+	int nr_sets;
+	const char *policy_arg;		/* --policy, or NULL */
+	const char *out_path;		/* --out, or NULL */
+	const char *live_arg;		/* --live, or NULL */
+	struct sockaddr_storage live_addr;
+	long jobs;			/* -j */
+	uint64_t seed, *seeds;		/* --seed; --seeds (malloc'ed) */
+	size_t nr_seeds;
+	bool seed_given;
+	bool dump;			/* --dump lru_gen */
+	uint64_t dump_every, sample;	/* --dump-every, --sample (ns) */
+	const char *scale_arg, *dump_every_arg, *sample_arg;	/* as given, for the cells */
+	bool live_wait;			/* --live-wait */
+	bool cell, cell_stdin, cell_live;	/* --cell, --cell-stdin, --cell-live */
+	long cell_progress;		/* --cell-progress SLOT, or -1 */
+	struct output_opts oo;		/* --format, --all */
+	double scale;			/* --scale, 0: the scenario's */
+};
+
+/* ---- the cell: one run in this process, as a runner's child ---- */
 
 /* What each run's process shares with the parent for the progress line. */
 struct progress_slot {
@@ -61,12 +90,7 @@ static void child_progress(void *ctx, double sim_seconds, double done)
 	p->done = done;
 }
 
-struct child {
-	pid_t pid;	/* the run's process */
-	FILE *in;	/* the read end of its pipe */
-};
-
-/* In a run's child under --live: each sample row, one line, to the parent as it is made. */
+/* Under --live: each sample row, one line, to the parent as it is made. */
 static void child_sample(void *ctx, const char *row)
 {
 	FILE *f = ctx;
@@ -75,74 +99,74 @@ static void child_sample(void *ctx, const char *row)
 	fputc('\n', f);	/* the stream is line-buffered: the row goes now */
 }
 
-/*
- * Forks one run; the child writes its result (or a message) and exits.
- * With lv (--live), run i's sample rows go to lv through a second pipe
- * as the run makes them; the child closes it before it sends the result.
- */
-static int spawn_run(const struct scenario *s, const struct run_opts *o, struct child *c,
-		     struct live *lv, size_t i)
+/* The cell's progress slot (--cell-progress) and sample rows (--cell-live) into o. */
+static int cell_io(const struct run_args *a, struct run_opts *o, FILE **rows)
 {
-	pid_t parent = getpid();
-	int fds[2], lfds[2] = { -1, -1 };
+	if (a->cell_progress >= 0) {
+		struct progress_slot *slot = mmap(NULL, (size_t)(a->cell_progress + 1) *
+						  sizeof(*slot), PROT_READ | PROT_WRITE,
+						  MAP_SHARED, CELL_PROGRESS_FD, 0);
 
-	if (pipe(fds))
-		return -errno;
-	if (lv && pipe(lfds)) {
-		close(fds[0]);
-		close(fds[1]);
-		return -errno;
+		if (slot == MAP_FAILED)
+			return cmd_die("--cell-progress: no slot to write");
+		o->progress = child_progress;
+		o->progress_ctx = &slot[a->cell_progress];
 	}
-	fflush(NULL);
-	c->pid = fork();
-	if (c->pid < 0) {
-		int e = errno;
-
-		close(fds[0]);
-		close(fds[1]);
-		if (lv) {
-			close(lfds[0]);
-			close(lfds[1]);
-		}
-		return -e;
+	if (a->cell_live) {
+		*rows = fdopen(CELL_LIVE_FD, "w");
+		if (!*rows || setvbuf(*rows, NULL, _IOLBF, 0))
+			return cmd_die("--cell-live: no pipe to write");
+		o->on_sample = child_sample;
+		o->on_sample_ctx = *rows;
+		/* the live view samples even when the result keeps none */
+		o->samples_unsaved = !o->sample_ns;
+		if (!o->sample_ns)
+			o->sample_ns = DEFAULT_SAMPLE_NS;
 	}
-	if (c->pid == 0) {
-		struct run_opts lo = *o;
-		struct run_result r;
-		char err[512];
-		FILE *out, *rows = NULL;
-
-		child_die_with_parent(parent);
-		child_stdout_to_stderr();
-		close(fds[0]);
-		if (lv) {
-			live_after_fork(lv);
-			close(lfds[0]);
-			rows = fdopen(lfds[1], "w");
-			if (!rows || setvbuf(rows, NULL, _IOLBF, 0))
-				_exit(1);
-			lo.on_sample = child_sample;
-			lo.on_sample_ctx = rows;
-		}
-		out = fdopen(fds[1], "w");
-		result_init(&r);
-		if (!out || scenario_run(s, &lo, &r, err, sizeof(err))) {
-			fprintf(stderr, "mmemu: %s\n", err);
-			_exit(1);
-		}
-		if ((rows && fclose(rows)) || result_send(&r, out) || fclose(out))
-			_exit(1);
-		_exit(0);
-	}
-	close(fds[1]);
-	if (lv) {
-		close(lfds[1]);
-		if (live_add_stream(lv, i, lfds[0]))
-			return -EIO;
-	}
-	c->in = fdopen(fds[0], "r");
-	return c->in ? 0 : -errno;
+	return 0;
 }
+
+/*
+ * run --cell (not shown in --help), as a runner's child (run, check-policy):
+ * the one run of o in this process, and on stdout "K\n" and the result
+ * (result_send()), or "F <enum mm_invariant_kind> <why>\n" when the run
+ * failed; exit 0 either way, 1 when stdout could not be written. What a
+ * plug-in prints goes to stderr; the sample rows' pipe is closed before the
+ * outcome goes.
+ */
+static int run_cell(const struct run_args *a, const struct scenario *s, struct run_opts *o)
+{
+	int fd = dup(STDOUT_FILENO);
+	FILE *out = fd < 0 ? NULL : fdopen(fd, "w"), *rows = NULL;
+	struct run_result r;
+	char err[640];
+	int rc;
+
+	if (!out)
+		return cmd_die("--cell: cannot keep standard output");
+	child_stdout_to_stderr();
+	if (cell_io(a, o, &rows)) {
+		fclose(out);
+		return 2;
+	}
+	result_init(&r);
+	rc = scenario_run(s, o, &r, err, sizeof(err));
+	if (rows && fclose(rows))
+		rc = -1, snprintf(err, sizeof(err), "--cell-live: the rows' pipe: %s",
+				  strerror(errno));
+	if (rc) {
+		fprintf(out, "F %d %s\n", (int)mm_invariant_kind(), err);
+		return fclose(out) ? 1 : 0;
+	}
+	fprintf(out, "K\n");
+	if (result_send(&r, out)) {
+		fclose(out);
+		return 1;
+	}
+	return fclose(out) ? 1 : 0;
+}
+
+/* ---- the progress line ---- */
 
 static double now_s(void)
 {
@@ -155,8 +179,8 @@ static double now_s(void)
 struct progress {
 	bool tty;			/* stderr is a terminal: draw the line */
 	double start;			/* host time the runs began */
-	size_t total, done, started;
-	struct progress_slot *slot;	/* [run], shared with the children */
+	size_t total, done, started;	/* done: said, in order */
+	struct progress_slot *slot;	/* [run], shared with the children (a memfd) */
 	const char *const *label;	/* [run] */
 };
 
@@ -198,71 +222,6 @@ static void progress_clear(const struct progress *p)
 	}
 }
 
-static void progress_tick(void *ctx)
-{
-	progress_draw(ctx);
-}
-
-/*
- * Waits for the run's result, redrawing the progress line meanwhile; with
- * lv (--live), serving the page until the run's rows have ended.
- */
-static int collect_run(struct child *c, Mmemu__Run **r, const char *label,
-		       const struct progress *p, struct live *lv, size_t i)
-{
-	struct pollfd pfd = { .fd = fileno(c->in), .events = POLLIN };
-	int status;
-
-	if (lv)
-		live_wait(lv, i, p->tty ? progress_tick : NULL, (void *)p);
-	while (p->tty && poll(&pfd, 1, 250) == 0)
-		progress_draw(p);
-	*r = result_recv(c->in);
-	fclose(c->in);
-	waitpid(c->pid, &status, 0);
-	if (WIFSIGNALED(status)) {
-		progress_clear(p);
-		fprintf(stderr, "mmemu: the run under '%s' failed: killed by %s (%s)\n", label,
-			child_signal_name(WTERMSIG(status)), strsignal(WTERMSIG(status)));
-		return -1;
-	}
-	if (!*r || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		progress_clear(p);
-		fprintf(stderr, "mmemu: the run under '%s' failed\n", label);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * run --cell (not shown in --help), as a runner's child (check-policy):
- * the one run of o in this process, and on stdout "K\n" and the result
- * (result_send()), or "F <enum mm_invariant_kind> <why>\n" when the run
- * failed; exit 0 either way, 1 when stdout could not be written. What a
- * plug-in prints goes to stderr.
- */
-static int run_cell(const struct scenario *s, const struct run_opts *o)
-{
-	int fd = dup(STDOUT_FILENO);
-	FILE *out = fd < 0 ? NULL : fdopen(fd, "w");
-	struct run_result r;
-	char err[640];
-
-	if (!out)
-		return cmd_die("--cell: cannot keep standard output");
-	child_stdout_to_stderr();
-	result_init(&r);
-	if (scenario_run(s, o, &r, err, sizeof(err))) {
-		fprintf(out, "F %d %s\n", (int)mm_invariant_kind(), err);
-		return fclose(out) ? 1 : 0;
-	}
-	fprintf(out, "K\n");
-	if (result_send(&r, out)) {
-		fclose(out);
-		return 1;
-	}
-	return fclose(out) ? 1 : 0;
-}
 
 /* Saves inv to path ("-": standard output, for sweep); the sink's status. */
 static int save_invocation(const Mmemu__Invocation *inv, const char *path)
@@ -297,24 +256,28 @@ static char *join_sets(const char *const *sets, int nr)
 	return s;
 }
 
-/* What run's options say. */
-struct run_args {
-	const char *sets[MAX_SETS];	/* --set, in order */
-	int nr_sets;
-	const char *policy_arg;		/* --policy, or NULL */
-	const char *out_path;		/* --out, or NULL */
-	const char *live_arg;		/* --live, or NULL */
-	struct sockaddr_storage live_addr;
-	long jobs;			/* -j */
-	uint64_t seed, *seeds;		/* --seed; --seeds (malloc'ed) */
-	size_t nr_seeds;
-	bool seed_given;
-	bool dump;			/* --dump lru_gen */
-	uint64_t dump_every, sample;	/* --dump-every, --sample (ns) */
-	bool live_wait, cell;		/* --live-wait, --cell */
-	struct output_opts oo;		/* --format, --all */
-	double scale;			/* --scale, 0: the scenario's */
-};
+/* run --cell: one policy, one seed, the options of a, here. */
+static int run_one_cell(const struct run_args *a, const struct scenario *s, const char *policy,
+			int nr_policies)
+{
+	char *options = join_sets(a->sets, a->nr_sets);
+	struct run_opts o = {
+		.policy = policy, .seed = a->seeds[0], .options = options,
+		.check_invariants = true, .dump_lru_gen = a->dump,
+		.dump_every_ns = a->dump_every, .sample_ns = a->sample,
+	};
+	int rc;
+
+	if (!options)
+		return cmd_die("out of memory");
+	rc = nr_policies == 1 && a->nr_seeds == 1 && !a->live_arg
+		     ? run_cell(a, s, &o)
+		     : cmd_die("--cell: one policy, one seed, no --live");
+	free(options);
+	return rc;
+}
+
+/* ---- the options ---- */
 
 /* The options that take a number or a duration: -1, or the exit status now. */
 static int run_take_number(struct run_args *a, int opt)
@@ -344,6 +307,7 @@ static int run_take_number(struct run_args *a, int opt)
 			snprintf(err, sizeof(err), "--scale '%s' is not in (0, 1] (or 1/N)", optarg);
 			return cmd_die(err);
 		}
+		a->scale_arg = optarg;
 		return -1;
 	case OPT_DUMP_EVERY:
 	case OPT_SAMPLE:
@@ -353,6 +317,11 @@ static int run_take_number(struct run_args *a, int opt)
 				 opt == OPT_DUMP_EVERY ? "dump-every" : "sample", optarg);
 			return cmd_die(err);
 		}
+		*(opt == OPT_DUMP_EVERY ? &a->dump_every_arg : &a->sample_arg) = optarg;
+		return -1;
+	case OPT_CELL_PROGRESS:
+		if (args_long(optarg, 0, MAX_POLICIES * MAX_SEEDS, &a->cell_progress))
+			return cmd_die("--cell-progress: not a slot");
 		return -1;
 	default:	/* OPT_JOBS */
 		if (args_long(optarg, 1, 64, &a->jobs)) {
@@ -375,6 +344,7 @@ static int run_take_option(struct run_args *a, int opt)
 	case OPT_DUMP_EVERY:
 	case OPT_SAMPLE:
 	case OPT_JOBS:
+	case OPT_CELL_PROGRESS:
 		return run_take_number(a, opt);
 	case OPT_POLICY:
 		a->policy_arg = optarg;
@@ -415,7 +385,10 @@ static int run_take_option(struct run_args *a, int opt)
 		a->live_wait = true;
 		return -1;
 	case OPT_CELL:
-		a->cell = true;
+	case OPT_CELL_STDIN:
+	case OPT_CELL_LIVE:
+		*(opt == OPT_CELL ? &a->cell : opt == OPT_CELL_STDIN ? &a->cell_stdin
+								       : &a->cell_live) = true;
 		return -1;
 	case OPT_HELP:
 		help_command(stdout, "run");
@@ -492,20 +465,27 @@ static int run_policies(const struct run_args *a, const struct scenario *s, char
 	return *nr ? 0 : cmd_die("--policy: no policy named");
 }
 
+/* ---- the plan and its runs on the runner ---- */
+
 /* The runs of one invocation: policy by policy, each under every seed. */
 struct run_plan {
 	const struct run_args *a;
 	const struct scenario *s;
 	char **policies;
-	const char *options;		/* "a=1 b=2": the --set options */
 	size_t nr_runs, nr_kept;	/* planned; kept (those before one that could not start) */
 	Mmemu__Run **runs;		/* [run], as collected */
-	struct child *children;		/* [run] */
 	const char **labels;		/* [run]: "policy" or "policy seed N" */
 	char (*label_buf)[64];
 	const char **run_policy;	/* [run] */
 	uint64_t *run_seed;		/* [run] */
+	bool *ended;			/* [run]: its child's end has come */
+	char **why;			/* [run]: its "F" message, or NULL */
+	int *signal;			/* [run]: what killed its child, or 0 */
 	struct progress prog;
+	int progress_fd;		/* the memfd of prog.slot, or -1 */
+	struct runner rn;
+	bool rn_open;
+	int rc;				/* 1 once a run could not start */
 	struct live *lv;		/* --live's server, or NULL */
 };
 
@@ -514,18 +494,17 @@ static int run_plan_init(struct run_plan *p, int nr_policies)
 	size_t n = p->nr_runs = p->nr_kept = (size_t)nr_policies * p->a->nr_seeds;
 	size_t nr_seeds = p->a->nr_seeds;
 
+	p->progress_fd = -1;
 	p->runs = calloc(n, sizeof(*p->runs));
-	p->children = calloc(n, sizeof(*p->children));
 	p->labels = calloc(n, sizeof(*p->labels));
 	p->label_buf = calloc(n, sizeof(*p->label_buf));
 	p->run_policy = calloc(n, sizeof(*p->run_policy));
 	p->run_seed = calloc(n, sizeof(*p->run_seed));
-	p->prog.slot = mmap(NULL, n * sizeof(*p->prog.slot), PROT_READ | PROT_WRITE,
-			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (p->prog.slot == MAP_FAILED)
-		p->prog.slot = NULL;
-	if (!p->runs || !p->children || !p->labels || !p->label_buf || !p->run_policy ||
-	    !p->run_seed || !p->prog.slot)
+	p->ended = calloc(n, sizeof(*p->ended));
+	p->why = calloc(n, sizeof(*p->why));
+	p->signal = calloc(n, sizeof(*p->signal));
+	if (!p->runs || !p->labels || !p->label_buf || !p->run_policy || !p->run_seed ||
+	    !p->ended || !p->why || !p->signal)
 		return cmd_die("out of memory");
 	for (size_t i = 0; i < n; i++) {
 		if (nr_seeds > 1)
@@ -537,103 +516,265 @@ static int run_plan_init(struct run_plan *p, int nr_policies)
 		p->labels[i] = p->label_buf[i];
 		p->run_policy[i] = p->policies[i / nr_seeds];
 		p->run_seed[i] = p->a->seeds[i % nr_seeds];
-		p->prog.slot[i].done = -1;
 	}
+	return 0;
+}
+
+/* Under a terminal: the children's progress slots, in a memfd they map too. */
+static int run_progress_init(struct run_plan *p)
+{
+	size_t len = p->nr_runs * sizeof(*p->prog.slot);
+
+	p->prog.tty = isatty(STDERR_FILENO);
+	if (!p->prog.tty)
+		return 0;
+	p->progress_fd = memfd_create("mmemu-progress", MFD_CLOEXEC);
+	if (p->progress_fd < 0 || ftruncate(p->progress_fd, (off_t)len))
+		return cmd_die("out of memory");
+	p->prog.slot = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, p->progress_fd, 0);
+	if (p->prog.slot == MAP_FAILED) {
+		p->prog.slot = NULL;
+		return cmd_die("out of memory");
+	}
+	for (size_t i = 0; i < p->nr_runs; i++)
+		p->prog.slot[i].done = -1;
 	return 0;
 }
 
 static void run_plan_free(struct run_plan *p)
 {
+	if (p->rn_open)
+		runner_close(&p->rn);
 	live_free(p->lv);
 	for (size_t i = 0; p->runs && i < p->nr_runs; i++)
 		if (p->runs[i])
 			mmemu__run__free_unpacked(p->runs[i], NULL);
+	for (size_t i = 0; p->why && i < p->nr_runs; i++)
+		free(p->why[i]);
 	if (p->prog.slot)
 		munmap(p->prog.slot, p->nr_runs * sizeof(*p->prog.slot));
+	if (p->progress_fd >= 0)
+		close(p->progress_fd);
 	free(p->runs);
-	free(p->children);
 	free(p->labels);
 	free(p->label_buf);
 	free(p->run_policy);
 	free(p->run_seed);
+	free(p->ended);
+	free(p->why);
+	free(p->signal);
+}
+
+/* A word of a cell's command line, or NULL when out of memory. */
+static bool add_arg(char **args, size_t *n, const char *s)
+{
+	return (args[(*n)++] = strdup(s)) != NULL;
+}
+
+/* `mmemu run PATH --policy P --seed S [what the options say] --cell --cell-stdin ...` of run i. */
+static char **cell_args(const struct run_plan *p, size_t i, bool live)
+{
+	const struct run_args *a = p->a;
+	char **args = calloc(24 + 2 * (size_t)a->nr_sets, sizeof(*args)), num[32];
+	size_t n = 0;
+	bool ok;
+
+	if (!args)
+		return NULL;
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)p->run_seed[i]);
+	ok = add_arg(args, &n, "run") && add_arg(args, &n, p->s->path) &&
+	     add_arg(args, &n, "--policy") && add_arg(args, &n, p->run_policy[i]) &&
+	     add_arg(args, &n, "--seed") && add_arg(args, &n, num);
+	for (int k = 0; ok && k < a->nr_sets; k++)
+		ok = add_arg(args, &n, "--set") && add_arg(args, &n, a->sets[k]);
+	if (ok && a->scale_arg)
+		ok = add_arg(args, &n, "--scale") && add_arg(args, &n, a->scale_arg);
+	if (ok && a->dump)
+		ok = add_arg(args, &n, "--dump") && add_arg(args, &n, "lru_gen");
+	if (ok && a->dump_every_arg)
+		ok = add_arg(args, &n, "--dump-every") && add_arg(args, &n, a->dump_every_arg);
+	if (ok && a->sample_arg)
+		ok = add_arg(args, &n, "--sample") && add_arg(args, &n, a->sample_arg);
+	ok = ok && add_arg(args, &n, "--cell") && add_arg(args, &n, "--cell-stdin");
+	if (ok && p->prog.slot) {
+		snprintf(num, sizeof(num), "%zu", i);
+		ok = add_arg(args, &n, "--cell-progress") && add_arg(args, &n, num);
+	}
+	if (ok && live)
+		ok = add_arg(args, &n, "--cell-live");
+	if (!ok) {
+		for (size_t k = 0; k < n; k++)
+			free(args[k]);
+		free(args);
+		return NULL;
+	}
+	return args;
+}
+
+/* Starts run i: 0, or -errno (nothing started, or -EIO: its rows have no reader). */
+static int run_spawn(struct run_plan *p, size_t i)
+{
+	struct runner_io io = { .in = p->s->text ? p->s->text : "", .fds = { p->progress_fd, -1 } };
+	char **args = cell_args(p, i, p->lv != NULL), *label = strdup(p->labels[i]);
+	int rows[2] = { -1, -1 }, e = 0;
+
+	io.in_len = strlen(io.in);
+	if (!args || !label)
+		e = -ENOMEM;
+	else if (p->lv && pipe2(rows, O_CLOEXEC))
+		e = -errno;
+	io.fds[1] = rows[1];
+	if (!e)
+		e = runner_spawn_io(&p->rn, i, args, label, &io);
+	if (rows[1] >= 0)
+		close(rows[1]);
+	if (e) {
+		if (rows[0] >= 0)
+			close(rows[0]);
+		for (char **s = args; s && *s; s++)
+			free(*s);
+		free(args);
+		free(label);
+		return e;
+	}
+	return p->lv && live_add_stream(p->lv, i, rows[0]) ? -EIO : 0;
 }
 
 /*
- * Starts runs while -j allows: 0; 1 when one could not start (said; the
- * runs before it are kept).
+ * Starts runs while -j allows. Short of descriptors or processes while
+ * runs are out: later, when one has been said. Else a run that cannot
+ * start is said, and the runs after it are not kept (p->rc 1).
  */
-static int run_start_more(struct run_plan *p)
+static void run_start_more(struct run_plan *p)
 {
-	const struct run_args *a = p->a;
 	struct progress *prog = &p->prog;
 
-	while (prog->started < p->nr_kept && prog->started - prog->done < (size_t)a->jobs) {
+	while (prog->started < p->nr_kept && runner_can_spawn(&p->rn)) {
 		size_t i = prog->started;
-		struct run_opts o = {
-			.policy = p->policies[i / a->nr_seeds],
-			.seed = a->seeds[i % a->nr_seeds],
-			.options = p->options,
-			.check_invariants = true,
-			.dump_lru_gen = a->dump,
-			.dump_every_ns = a->dump_every,
-			/* the live view samples even when the result keeps none */
-			.sample_ns = a->sample || !p->lv ? a->sample : DEFAULT_SAMPLE_NS,
-			.samples_unsaved = p->lv && !a->sample,
-			.progress = prog->tty ? child_progress : NULL,
-			.progress_ctx = &prog->slot[i],
-		};
-		int e = spawn_run(p->s, &o, &p->children[i], p->lv, i);
+		int e = run_spawn(p, i);
 
-		/* short of descriptors or processes: start it when a running one ends */
 		if (e && prog->started > prog->done &&
 		    (e == -EMFILE || e == -ENFILE || e == -EAGAIN || e == -ENOMEM))
-			return 0;
+			return;
 		if (e) {
 			progress_clear(prog);
 			fprintf(stderr, "mmemu: cannot start run %zu of %zu (%s): %s%s\n", i + 1,
 				p->nr_runs, p->labels[i], strerror(-e),
 				prog->started ? "; the runs started before it follow" : "");
 			p->nr_kept = prog->started;
-			return 1;
+			p->rc = 1;
+			return;
 		}
 		prog->started++;
 	}
-	return 0;
 }
 
-/* Every run, -j at a time, collected in order: 0, or 1 when one failed. */
+/* The "K" and result, or "F <kind> <why>", of run i's child (run_cell()) into p. */
+static void run_read_outcome(struct run_plan *p, size_t i, const struct runner_exit *e)
+{
+	FILE *in = e->out_len ? fmemopen((void *)e->out, e->out_len, "r") : NULL;
+	char line[800];
+	int kind, n = 0;
+
+	if (in && fgets(line, sizeof(line), in)) {
+		line[strcspn(line, "\n")] = 0;
+		if (!strcmp(line, "K"))
+			p->runs[i] = result_recv(in);
+		else if (sscanf(line, "F %d %n", &kind, &n) == 1 && n)
+			p->why[i] = strdup(line + n);
+	}
+	if (in)
+		fclose(in);
+}
+
+static void run_exit(struct runner *r, const struct runner_exit *e)
+{
+	struct run_plan *p = r->ctx;
+
+	p->ended[e->index] = true;
+	p->signal[e->index] = e->term_signal;
+	if (!e->term_signal && !e->exit_status && !e->timed_out)
+		run_read_outcome(p, e->index, e);
+	run_start_more(p);
+}
+
+static void run_progress_tick(struct runner *r)
+{
+	struct run_plan *p = r->ctx;
+
+	progress_draw(&p->prog);
+}
+
+/* Under --live, while the server waits for a run's rows: the runner's turn, every 250 ms. */
+static void run_pump(void *ctx)
+{
+	struct run_plan *p = ctx;
+
+	uv_run(&p->rn.loop, UV_RUN_NOWAIT);
+	run_start_more(p);
+	progress_draw(&p->prog);
+}
+
+/* Run i's end, said in order: 0, or 1 when it failed. */
+static int run_report(struct run_plan *p, size_t i)
+{
+	const struct reclaim_policy *rp;
+	char err[512];
+
+	if (p->signal[i]) {
+		progress_clear(&p->prog);
+		fprintf(stderr, "mmemu: the run under '%s' failed: killed by %s (%s)\n", p->labels[i],
+			child_signal_name(p->signal[i]), strsignal(p->signal[i]));
+		return 1;
+	}
+	if (!p->runs[i]) {
+		progress_clear(&p->prog);
+		if (p->why[i])
+			fprintf(stderr, "mmemu: %s\n", p->why[i]);
+		fprintf(stderr, "mmemu: the run under '%s' failed\n", p->labels[i]);
+		return 1;
+	}
+	/* counters its policy does not keep: absent, not 0 (loaded already: found) */
+	rp = reclaim_policy_get(p->run_policy[i], err, sizeof(err));
+	if (rp)
+		result_drop_unmaintained(p->runs[i], rp);
+	return p->lv && live_run_done(p->lv, i, p->s->name, p->runs[i]) ? 1 : 0;
+}
+
+/* Every run on the runner, -j at a time, said in order: 0, or 1 when one failed. */
 static int run_all(struct run_plan *p)
 {
 	struct progress *prog = &p->prog;
-	char err[512];
 	int rc = 0;
 
-	prog->tty = isatty(STDERR_FILENO);
 	prog->start = now_s();
 	prog->total = p->nr_runs;
 	prog->label = p->labels;
-	while (prog->done < p->nr_kept) {
-		if (run_start_more(p))
-			rc = 1;
-		if (prog->done == prog->started)	/* none running: one could not start */
-			break;
-		if (collect_run(&p->children[prog->done], &p->runs[prog->done],
-				p->labels[prog->done], prog, p->lv, prog->done)) {
-			rc = 1;
-		} else {
-			/* counters its policy does not keep: absent, not 0 (loaded already: found) */
-			const struct reclaim_policy *rp =
-				reclaim_policy_get(p->run_policy[prog->done], err, sizeof(err));
+	if (runner_open(&p->rn, (unsigned)p->a->jobs, RUN_TIMEOUT_S))
+		return cmd_die("cannot start the event loop");
+	p->rn_open = true;
+	p->rn.ctx = p;
+	p->rn.on_exit = run_exit;
+	p->rn.inherit_stderr = true;	/* each run's messages, as it writes them */
+	runner_progress_every(&p->rn, run_progress_tick);
+	run_start_more(p);
+	while (prog->done < p->nr_kept && prog->done < prog->started) {
+		size_t i = prog->done;
 
-			if (rp)
-				result_drop_unmaintained(p->runs[prog->done], rp);
-			if (p->lv && live_run_done(p->lv, prog->done, p->s->name, p->runs[prog->done]))
-				rc = 1;
+		if (p->lv)
+			live_wait(p->lv, i, run_pump, p);
+		while (!p->ended[i]) {
+			uv_run(&p->rn.loop, UV_RUN_ONCE);
+			run_start_more(p);
 		}
+		if (p->rn.interrupted)
+			break;
+		rc |= run_report(p, i);
 		prog->done++;
+		run_start_more(p);
 	}
 	progress_clear(prog);
-	return rc;
+	return rc | p->rc;
 }
 
 /*
@@ -671,14 +812,20 @@ static int run_output(struct run_plan *p, int rc)
 	return rc;
 }
 
-/* The runs of the scenario s under policies, with the options of a: the exit status. */
+/*
+ * The runs of the scenario s under policies, with the options of a: the
+ * exit status. Interrupted (SIGINT, SIGTERM, SIGHUP): every run killed,
+ * then this process ends by that signal, as it always has.
+ */
 static int run_scenario(const struct run_args *a, const struct scenario *s, char **policies,
-			int nr_policies, const char *options)
+			int nr_policies)
 {
-	struct run_plan p = { .a = a, .s = s, .policies = policies, .options = options };
+	struct run_plan p = { .a = a, .s = s, .policies = policies };
 	char err[512];
-	int rc = run_plan_init(&p, nr_policies);
+	int rc = run_plan_init(&p, nr_policies), sig;
 
+	if (!rc)
+		rc = run_progress_init(&p);
 	if (!rc && a->live_arg) {
 		p.lv = live_start(&a->live_addr, a->live_arg, s, p.run_policy, p.run_seed,
 				  p.nr_runs, err, sizeof(err));
@@ -688,7 +835,20 @@ static int run_scenario(const struct run_args *a, const struct scenario *s, char
 			live_wait_page(p.lv);
 	}
 	if (!rc)
-		rc = run_output(&p, run_all(&p));
+		rc = run_all(&p);
+	if (p.rn_open && p.rn.interrupted) {
+		sig = p.rn.interrupt_signal;
+		run_plan_free(&p);
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return 128 + sig;
+	}
+	if (p.rn_open) {
+		runner_close(&p.rn);	/* every child gone before the output */
+		p.rn_open = false;
+	}
+	if (!rc || p.nr_kept < p.nr_runs)
+		rc = run_output(&p, rc);
 	run_plan_free(&p);
 	return rc;
 }
@@ -696,8 +856,8 @@ static int run_scenario(const struct run_args *a, const struct scenario *s, char
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a = { .jobs = 2, .seed = 1, .sample = DEFAULT_SAMPLE_NS,
-			      .oo = { .format = "text" } };
-	char *policies[MAX_POLICIES], *policy_buf = NULL, *options = NULL, *path, err[512];
+			      .cell_progress = -1, .oo = { .format = "text" } };
+	char *policies[MAX_POLICIES], *policy_buf = NULL, *path, err[512];
 	int nr_policies = 0, rc = run_parse(&a, argc, argv);
 	struct scenario s;
 
@@ -711,30 +871,19 @@ int cmd_run(int argc, char **argv)
 		return cmd_die(err);
 	}
 	path = args_scenario(argv[optind], mmemu_scenario_dirs);
-	if (!path || scenario_load(&s, path, a.sets, a.nr_sets, a.scale, err, sizeof(err))) {
+	if (!path || scenario_load_stream(&s, path, a.cell_stdin ? stdin : NULL, a.sets,
+					  a.nr_sets, a.scale, err, sizeof(err))) {
 		free(a.seeds);
 		free(path);
 		return cmd_die(path ? err : "out of memory");
 	}
 	free(path);
-	options = join_sets(a.sets, a.nr_sets);
-	rc = options ? run_policies(&a, &s, &policy_buf, policies, &nr_policies)
-		     : cmd_die("out of memory");
-	if (!rc && a.cell) {
-		struct run_opts o = {
-			.policy = policies[0], .seed = a.seeds[0], .options = options,
-			.check_invariants = true, .dump_lru_gen = a.dump,
-			.dump_every_ns = a.dump_every, .sample_ns = a.sample,
-		};
-
-		rc = nr_policies == 1 && a.nr_seeds == 1 && !a.live_arg
-			     ? run_cell(&s, &o)
-			     : cmd_die("--cell: one policy, one seed, no --live");
-	} else if (!rc) {
-		rc = run_scenario(&a, &s, policies, nr_policies, options);
-	}
+	rc = run_policies(&a, &s, &policy_buf, policies, &nr_policies);
+	if (!rc && a.cell)
+		rc = run_one_cell(&a, &s, policies[0], nr_policies);
+	else if (!rc)
+		rc = run_scenario(&a, &s, policies, nr_policies);
 	free(policy_buf);
-	free(options);
 	free(a.seeds);
 	scenario_free(&s);
 	return rc;

@@ -567,22 +567,6 @@ struct live *live_start(const struct sockaddr_storage *addr, const char *arg,
 	return lv;
 }
 
-void live_after_fork(struct live *lv)
-{
-	uv_os_fd_t fd;
-
-	signal(SIGPIPE, SIG_DFL);
-	if (!uv_fileno((uv_handle_t *)&lv->server, &fd))
-		close(fd);
-	for (struct live_client *c = lv->clients; c; c = c->next)
-		if (!uv_fileno((uv_handle_t *)&c->tcp, &fd))
-			close(fd);
-	for (size_t i = 0; i < lv->nr_runs; i++)
-		if (lv->streams[i].open && !lv->streams[i].eof &&
-		    !uv_fileno((uv_handle_t *)&lv->streams[i].pipe, &fd))
-			close(fd);
-}
-
 void live_wait_page(struct live *lv)
 {
 	fprintf(stderr, "mmemu: the runs start when a page has connected\n");

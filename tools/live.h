@@ -3,7 +3,8 @@
  * mmemu run --live [ADDR:]PORT: the page of mmemu view served over HTTP
  * (libuv) while the runs go, fed by server-sent events.
  *
- * Each run's child streams its sample rows through a pipe of its own as the
+ * Each run's child (`mmemu run --cell --cell-live`, tools/cmd_run.c) streams
+ * its sample rows through a pipe of its own (its fd 4) as the
  * sampler makes them (run_opts.on_sample, one JSON row per line); the
  * parent appends each, as one event, to one log in the order they arrive,
  * and when a run's result is back, an event with what the saved view has
@@ -41,9 +42,6 @@ int live_add_stream(struct live *lv, size_t run, int fd);
 
 /* Serves until a page has asked for the event stream (--live-wait). */
 void live_wait_page(struct live *lv);
-
-/* In a run's child, just forked: closes the server's sockets and the other runs' pipes. */
-void live_after_fork(struct live *lv);
 
 /*
  * Serves until run i's rows have ended (its child closed the pipe: the run

@@ -94,6 +94,10 @@ const struct cli_option cli_options[] = {
 	  "start the runs when a page has connected" },
 	/* one run in this process, its outcome on stdout: a runner's child (run_cell()) */
 	{ "cell", 0, false, OPT_CELL, CMD_RUN, NULL, NULL },
+	/* the cell's scenario text on stdin, its progress slot (fd 3), its sample rows (fd 4) */
+	{ "cell-stdin", 0, false, OPT_CELL_STDIN, CMD_RUN, NULL, NULL },
+	{ "cell-progress", 0, true, OPT_CELL_PROGRESS, CMD_RUN, NULL, NULL },
+	{ "cell-live", 0, false, OPT_CELL_LIVE, CMD_RUN, NULL, NULL },
 
 	/* report */
 	{ "summary", 0, false, OPT_SUMMARY, CMD_REPORT, "--summary",

@@ -71,6 +71,9 @@ enum cli_opt_id {
 	OPT_NO_TIMING,
 	OPT_NO_READAHEAD,
 	OPT_CELL,
+	OPT_CELL_STDIN,
+	OPT_CELL_PROGRESS,
+	OPT_CELL_LIVE,
 };
 
 struct cli_option {

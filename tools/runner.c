@@ -27,7 +27,10 @@ struct runner_job {
 	char *label;		/* as given to runner_spawn() */
 	char **argv;		/* r->exe, then the caller's args (taken over) */
 	uv_process_t proc;
-	uv_pipe_t out, err;
+	uv_pipe_t in, out, err;
+	uv_write_t write_req;	/* its stdin's one write */
+	char *in_buf;		/* what it is written (a copy) */
+	bool in_closed;		/* uv_close() called on in */
 	uv_timer_t timer;
 	struct runner_buf obuf, ebuf;
 	int open_handles;	/* handles not closed yet; the job is freed at 0 */
@@ -88,6 +91,7 @@ static void job_free(struct runner_job *j)
 	free(j->label);
 	free(j->obuf.p);
 	free(j->ebuf.p);
+	free(j->in_buf);
 	free(j);
 }
 
@@ -99,8 +103,17 @@ static void on_close(uv_handle_t *h)
 		job_free(j);
 }
 
+static void job_close_in(struct runner_job *j)
+{
+	if (!j->in_closed) {
+		j->in_closed = true;
+		uv_close((uv_handle_t *)&j->in, on_close);
+	}
+}
+
 static void job_close(struct runner_job *j)
 {
+	job_close_in(j);
 	uv_close((uv_handle_t *)&j->proc, on_close);
 	uv_close((uv_handle_t *)&j->out, on_close);
 	uv_close((uv_handle_t *)&j->err, on_close);
@@ -193,6 +206,40 @@ static void on_timeout(uv_timer_t *t)
 	kill(-j->proc.pid, SIGKILL);	/* the run and the process it forks */
 }
 
+/* Its stdin written (or the child gone): closed, so that it reads an end. */
+static void on_written(uv_write_t *req, int status)
+{
+	struct runner_job *j = req->data;
+
+	(void)status;
+	job_close_in(j);
+}
+
+/* The child's stdin (a pipe when it is written something), stdout, stderr, fds 3 and 4. */
+static void job_stdio(struct runner_job *j, const struct runner_io *io,
+		      uv_stdio_container_t stdio[5])
+{
+	memset(stdio, 0, 5 * sizeof(*stdio));
+	stdio[0].flags = UV_IGNORE;
+	if (j->in_buf) {
+		stdio[0].flags = UV_CREATE_PIPE | UV_READABLE_PIPE;
+		stdio[0].data.stream = (uv_stream_t *)&j->in;
+	}
+	stdio[1].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
+	stdio[1].data.stream = (uv_stream_t *)&j->out;
+	if (j->r->inherit_stderr) {
+		stdio[2].flags = UV_INHERIT_FD;
+		stdio[2].data.fd = STDERR_FILENO;
+	} else {
+		stdio[2].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
+		stdio[2].data.stream = (uv_stream_t *)&j->err;
+	}
+	for (int k = 0; k < 2; k++) {
+		stdio[3 + k].flags = io && io->fds[k] >= 0 ? UV_INHERIT_FD : UV_IGNORE;
+		stdio[3 + k].data.fd = io ? io->fds[k] : -1;
+	}
+}
+
 bool runner_can_spawn(const struct runner *r)
 {
 	if (r->interrupted)
@@ -205,9 +252,15 @@ bool runner_can_spawn(const struct runner *r)
 
 int runner_spawn(struct runner *r, size_t index, char **args, char *label)
 {
+	return runner_spawn_io(r, index, args, label, NULL);
+}
+
+int runner_spawn_io(struct runner *r, size_t index, char **args, char *label,
+		    const struct runner_io *io)
+{
 	struct runner_job *j;
 	uv_process_options_t o;
-	uv_stdio_container_t stdio[3];
+	uv_stdio_container_t stdio[5];
 	size_t nargs = 0;
 	unsigned slot;
 	int rc;
@@ -227,31 +280,33 @@ int runner_spawn(struct runner *r, size_t index, char **args, char *label)
 	}
 	j->argv[0] = (char *)r->exe;
 	memcpy(j->argv + 1, args, (nargs + 1) * sizeof(*args));
+	if (io && io->in) {
+		j->in_buf = malloc(io->in_len ? io->in_len : 1);
+		if (!j->in_buf) {
+			free(j->argv);
+			free(j);
+			return UV_ENOMEM;
+		}
+		memcpy(j->in_buf, io->in, io->in_len);
+	}
 	j->r = r;
 	j->index = index;
+	uv_pipe_init(&r->loop, &j->in, 0);
 	uv_pipe_init(&r->loop, &j->out, 0);
 	uv_pipe_init(&r->loop, &j->err, 0);
 	uv_timer_init(&r->loop, &j->timer);
-	j->proc.data = j->out.data = j->err.data = j->timer.data = j;
-	j->open_handles = 4;
+	j->proc.data = j->in.data = j->out.data = j->err.data = j->timer.data = j;
+	j->write_req.data = j;
+	j->open_handles = 5;
 
 	memset(&o, 0, sizeof(o));
-	stdio[0].flags = UV_IGNORE;
-	stdio[1].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
-	stdio[1].data.stream = (uv_stream_t *)&j->out;
-	if (r->inherit_stderr) {
-		stdio[2].flags = UV_INHERIT_FD;
-		stdio[2].data.fd = STDERR_FILENO;
-	} else {
-		stdio[2].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
-		stdio[2].data.stream = (uv_stream_t *)&j->err;
-	}
+	job_stdio(j, io, stdio);
 	o.file = r->exe;
 	o.args = j->argv;
 	o.env = r->env;
 	o.exit_cb = on_exit_cb;
 	o.stdio = stdio;
-	o.stdio_count = 3;
+	o.stdio_count = io && (io->fds[0] >= 0 || io->fds[1] >= 0) ? 5 : 3;
 	o.flags = UV_PROCESS_DETACHED;	/* its own process group, killed as one */
 
 	rc = uv_spawn(&r->loop, &j->proc, &o);
@@ -273,6 +328,14 @@ int runner_spawn(struct runner *r, size_t index, char **args, char *label)
 	else
 		uv_read_start((uv_stream_t *)&j->err, on_alloc, on_read);
 	uv_timer_start(&j->timer, on_timeout, (uint64_t)(r->timeout_s * 1000), 0);
+	if (j->in_buf) {
+		uv_buf_t b = uv_buf_init(j->in_buf, (unsigned)io->in_len);
+
+		if (uv_write(&j->write_req, (uv_stream_t *)&j->in, &b, 1, on_written))
+			job_close_in(j);
+	} else {
+		job_close_in(j);
+	}
 	return 0;
 }
 
@@ -287,8 +350,8 @@ static void on_signal(uv_signal_t *h, int sig)
 {
 	struct runner *r = h->data;
 
-	(void)sig;
 	r->interrupted = true;
+	r->interrupt_signal = sig;
 	runner_kill_all(r);
 }
 
@@ -360,8 +423,17 @@ static void find_exe(struct runner *r)
 	}
 }
 
+/* A write to a child's stdin that it will not read fails; the process goes on. */
+static void on_sigpipe(int sig)
+{
+	(void)sig;
+}
+
 int runner_open(struct runner *r, unsigned jobs, double timeout_s)
 {
+	/* a handler, not SIG_IGN: the children (exec) get SIGPIPE's default back */
+	struct sigaction sa = { .sa_handler = on_sigpipe };
+
 	r->jobs = jobs;
 	r->timeout_s = timeout_s;
 	find_exe(r);
@@ -375,6 +447,8 @@ int runner_open(struct runner *r, unsigned jobs, double timeout_s)
 		return -1;
 	}
 	fflush(NULL);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, &r->old_sigpipe);
 	uv_timer_init(&r->loop, &r->progress);
 	r->progress.data = r;
 	uv_signal_init(&r->loop, &r->sigint);
@@ -405,6 +479,7 @@ void runner_close(struct runner *r)
 	uv_close((uv_handle_t *)&r->sighup, NULL);
 	uv_run(&r->loop, UV_RUN_DEFAULT);
 	uv_loop_close(&r->loop);
+	sigaction(SIGPIPE, &r->old_sigpipe, NULL);
 	child_env_free(r->env);
 	free(r->slot);
 }

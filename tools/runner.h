@@ -6,8 +6,10 @@
  * environment (it then dies with this process, even a SIGKILLed one), its
  * stdout (and stderr, unless inherit_stderr) read through pipes, and killed
  * past the runner's
- * timeout. SIGINT, SIGTERM and SIGHUP kill every child and mark the runner
- * interrupted. When a child has exited and both its pipes are drained, its
+ * timeout; what it reads on stdin, and fds 3 and 4, are the caller's
+ * (runner_spawn_io()). SIGINT, SIGTERM and SIGHUP kill every child and mark
+ * the runner interrupted; a SIGPIPE (a child gone before it read its stdin)
+ * is a failed write while the runner is open, not the end of this process. When a child has exited and both its pipes are drained, its
  * end (struct runner_exit) goes to the runner's on_exit.
  *
  * The progress line's ETA is written by runner_fmt_eta() for every command
@@ -18,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 #include <uv.h>
 
@@ -50,10 +53,12 @@ struct runner {
 	bool tty;			/* stderr is a terminal: draw the progress line */
 	bool inherit_stderr;		/* the children write on our stderr, not to a pipe */
 	bool interrupted;		/* by SIGINT, SIGTERM or SIGHUP: every child killed */
+	int interrupt_signal;		/* which */
 	uint64_t start_ns;		/* uv_hrtime() at runner_open() */
 	struct runner_job **slot;	/* [jobs], the children running */
 	void *ctx;			/* the caller's, for its callbacks */
 	void (*progress_fn)(struct runner *r);	/* what the progress timer calls */
+	struct sigaction old_sigpipe;	/* SIGPIPE's action before runner_open() */
 	/* a child ended; its handles close after this returns */
 	void (*on_exit)(struct runner *r, const struct runner_exit *e);
 };
@@ -68,6 +73,13 @@ void runner_run(struct runner *r);
 /* Closes what runner_open() opened (after the children have ended). */
 void runner_close(struct runner *r);
 
+/* What a child gets besides its arguments (runner_spawn_io()). */
+struct runner_io {
+	const char *in;		/* written to its stdin, then closed (NULL: no stdin) */
+	size_t in_len;
+	int fds[2];		/* its fds 3 and 4 (-1: none), e.g. a memfd, a pipe's end */
+};
+
 /* Whether a slot is free (not while interrupted). */
 bool runner_can_spawn(const struct runner *r);
 /*
@@ -76,6 +88,9 @@ bool runner_can_spawn(const struct runner *r);
  * error (negative), args and label still the caller's, nothing started.
  */
 int runner_spawn(struct runner *r, size_t index, char **args, char *label);
+/* runner_spawn() with io (copied: the caller's may go at once). */
+int runner_spawn_io(struct runner *r, size_t index, char **args, char *label,
+		    const struct runner_io *io);
 /* SIGKILL to every child's process group (their ends still arrive). */
 void runner_kill_all(struct runner *r);
 /* Redraws with fn(r) every half second on a terminal, until runner_close(). */
