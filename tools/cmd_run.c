@@ -151,19 +151,18 @@ static int run_cell(const struct run_args *a, const struct scenario *s, struct r
 	}
 	result_init(&r);
 	rc = scenario_run(s, o, &r, err, sizeof(err));
-	if (rows && fclose(rows))
-		rc = -1, snprintf(err, sizeof(err), "--cell-live: the rows' pipe: %s",
-				  strerror(errno));
-	if (rc) {
+	if (rows && fclose(rows) && !rc) {
+		snprintf(err, sizeof(err), "--cell-live: the rows' pipe: %s", strerror(errno));
+		rc = -1;
+	}
+	if (rc)
 		fprintf(out, "F %d %s\n", (int)mm_invariant_kind(), err);
-		return fclose(out) ? 1 : 0;
-	}
-	fprintf(out, "K\n");
-	if (result_send(&r, out)) {
-		fclose(out);
+	else if (fprintf(out, "K\n") < 0 || result_send(&r, out))
+		rc = 1;
+	result_free(&r);
+	if (fclose(out))
 		return 1;
-	}
-	return fclose(out) ? 1 : 0;
+	return rc > 0 ? 1 : 0;	/* a run that failed was said: "F" */
 }
 
 /* ---- the progress line ---- */
@@ -873,6 +872,8 @@ int cmd_run(int argc, char **argv)
 	path = args_scenario(argv[optind], mmemu_scenario_dirs);
 	if (!path || scenario_load_stream(&s, path, a.cell_stdin ? stdin : NULL, a.sets,
 					  a.nr_sets, a.scale, err, sizeof(err))) {
+		if (path)
+			scenario_free(&s);
 		free(a.seeds);
 		free(path);
 		return cmd_die(path ? err : "out of memory");
