@@ -18,6 +18,29 @@ struct vm_area *task_file_vma(struct task *t, struct address_space *f);
 /* unmap_vmas() of one file mapping, which is then freed */
 void unmap_vma(struct vm_area *vma);
 
+/*
+ * Pages memcg can now be charged one at a time as mem_cgroup_charge() would,
+ * without reclaim: within memory.max and memory.high all the way up (a
+ * fault range's budget; mem_cgroup_force_charge() then charges them at once).
+ */
+uint64_t mem_cgroup_charge_budget(const struct mem_cgroup *memcg);
+
+/*
+ * Folios freed in a row (a zap): free_folio_batched() is free_folio() but
+ * for the uncharge, the node's free count and PGFREE, which the batch makes
+ * at free_batch_flush(), at once for a run of one memcg and node. The caller
+ * flushes before anything that could read them (any call but the policy's
+ * folio_del and another free_folio_batched()) and at its end.
+ */
+struct free_batch {
+	struct mem_cgroup *memcg;	/* the run's memcg */
+	int nid;			/* ... and node */
+	uint64_t nr;			/* folios freed, not yet uncharged and counted */
+};
+
+void free_folio_batched(struct folio *folio, struct free_batch *fb);
+void free_batch_flush(struct free_batch *fb);
+
 /* The cost of touching folio from a's node: ns, more when remote. */
 static inline uint64_t access_cost(struct actor *a, const struct folio *folio, uint64_t ns)
 {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/internal.h"
 #include "models/memory.h"
 #include "models/policy.h"
 #include "models/vmscan.h"
@@ -106,6 +107,20 @@ void mem_cgroup_uncharge(struct mem_cgroup *memcg, uint64_t nr_pages)
 {
 	for (struct mem_cgroup *pos = memcg; pos; pos = pos->parent)
 		pos->usage -= nr_pages;
+}
+
+uint64_t mem_cgroup_charge_budget(const struct mem_cgroup *memcg)
+{
+	uint64_t budget = UINT64_MAX;
+
+	for (const struct mem_cgroup *pos = memcg; pos; pos = pos->parent) {
+		uint64_t limit = pos->max < pos->high ? pos->max : pos->high;
+		uint64_t room = pos->usage < limit ? limit - pos->usage : 0;
+
+		if (room < budget)
+			budget = room;
+	}
+	return budget;
 }
 
 static uint64_t mem_cgroup_margin(const struct mem_cgroup *memcg)

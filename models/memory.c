@@ -17,14 +17,76 @@
 #include "models/vmscan.h"
 #include "models/writeback.h"
 
+bool mm_range_ops = true;
+
+/* Pages ahead whose folios a range operation loads while it works on this one. */
+#define RANGE_PREFETCH_PAGES 8
+
+/*
+ * Starts loading the folio that page i of as holds, if any (changes nothing).
+ * Always inlined: gcc 12 finds a function that only prefetches pure (it
+ * writes nothing) and drops its calls, whose result nobody uses.
+ */
+static inline __attribute__((always_inline)) void
+prefetch_page_folio(const struct address_space *as, uint64_t i)
+{
+	uint64_t entry;
+
+	if (i >= as->nr_pages)
+		return;
+	entry = as->slots[i];
+	if (entry && !xa_is_value(entry))
+		__builtin_prefetch(folio_of((uint32_t)entry));
+}
+
+/*
+ * The common page of a zap: a folio neither in the swap cache nor under
+ * writeback. It goes as anon_region_zap()'s page loop frees it, in the same
+ * order, but its uncharge and the node's and PGFREE counts go to the batch.
+ * False: the page takes the page loop's path.
+ */
+static bool zap_folio_batched(struct address_space *as, uint64_t i, uint64_t entry,
+			      struct free_batch *fb)
+{
+	struct folio *folio;
+
+	if (xa_is_value(entry))
+		return false;
+	folio = folio_of((uint32_t)entry);
+	if (folio->flags & ((1U << PG_swapcache) | (1U << PG_writeback)))
+		return false;
+	as->page_version[i] = 0;
+	if (folio_test_lru(folio))
+		mm.policy->folio_del(folio_lruvec(folio), folio);
+	as->slots[i] = 0;
+	as->ptes[i] = 0;
+	as->owner->rss_anon--;
+	as->nr_resident--;
+	free_folio_batched(folio, fb);
+	return true;
+}
+
+/*
+ * With mm_range_ops, the folios of a run of common pages are freed by one
+ * batch (zap_folio_batched()) and loaded ahead; any other page flushes the
+ * batch first. Nothing here sleeps, so the outcome is the page loop's.
+ */
 void anon_region_zap(struct address_space *as)
 {
+	struct free_batch fb = { 0 };
+
 	for (uint64_t i = 0; i < as->nr_pages; i++) {
 		uint64_t entry = as->slots[i];
 		struct folio *folio;
 
 		if (!entry)
 			continue;
+		if (mm_range_ops) {
+			prefetch_page_folio(as, i + RANGE_PREFETCH_PAGES);
+			if (zap_folio_batched(as, i, entry, &fb))
+				continue;
+			free_batch_flush(&fb);
+		}
 		as->page_version[i] = 0;	/* the data goes; a new fault reads zeroes */
 		if (xa_is_value(entry)) {
 			swap_zap_entry(as, i);
@@ -58,6 +120,7 @@ void anon_region_zap(struct address_space *as)
 		as->nr_resident--;
 		free_folio(folio);
 	}
+	free_batch_flush(&fb);
 }
 
 /*
@@ -148,4 +211,115 @@ int anon_access(struct actor *a, struct task *t, struct address_space *as,
 	actor_charge_sys(a, COST_MINOR_FAULT_NS + COST_CLEAR_PAGE_NS);
 	actor_charge_user(a, access_cost(a, folio, COST_MMAP_HIT_NS));
 	return ACCESS_NEW;
+}
+
+/* ---- range operations ---- */
+
+/*
+ * do_anonymous_page() of page i, as anon_access() makes it, for a fault that
+ * the range's budget says needs no reclaim: the folio, its page, its LRU add.
+ * The fault, allocation and charge counts, the charge itself and the node's
+ * free pages are the caller's, once for the range.
+ */
+static struct folio *anon_fault_batched(struct task *t, struct address_space *as, uint64_t i,
+					bool write)
+{
+	uint32_t idx = folio_table_get();
+	struct folio *folio = folio_of(idx);
+
+	/* the next fault's folio, while this one is set up */
+	__builtin_prefetch(&folio_table.f[folio_table.free_head]);
+	folio->nid = (uint8_t)t->nid;
+	folio->memcg_id = t->memcg->id;
+	folio->mapping = as->id;
+	folio->index = (uint32_t)i;
+	folio_set_swapbacked(folio);
+	folio_set_uptodate(folio);
+	as->slots[i] = idx;
+	as->nr_resident++;
+	as->ptes[i] = PTE_PRESENT | PTE_YOUNG | (write ? PTE_DIRTY : 0);
+	t->rss_anon++;
+	mod_lruvec_state(folio_lruvec(folio), NR_ANON_MAPPED, 1);
+	mm.in_lru_fault = vma_has_recency(as->vm_flags);	/* lru_gen_enter_fault() */
+	folio_add_lru(folio, 0);
+	mm.in_lru_fault = false;
+	return folio;
+}
+
+/* The range's faults, counted and charged as nr of anon_access()'s would be. */
+static void anon_faults_account(struct task *t, uint64_t nr)
+{
+	if (!nr)
+		return;
+	count_vm_events(PGFAULT, nr);
+	count_memcg_events(t->memcg, PGFAULT, nr);
+	mem_cgroup_force_charge(t->memcg, nr);
+	numa_take_pages(&mm.machine, t->nid, nr);
+	count_vm_events(PGALLOC, nr);
+}
+
+/* anon_access()'s hit on page i: its bits, the version of a first write, the cost. */
+static uint64_t anon_hit(struct actor *a, struct address_space *as, uint64_t i, bool write)
+{
+	uint8_t *pte = &as->ptes[i];
+	uint64_t ns = COST_MMAP_HIT_NS;
+
+	if (write && !(*pte & PTE_DIRTY)) {
+		struct folio *folio = folio_of((uint32_t)as->slots[i]);
+
+		folio_inc_version(folio);	/* new data since it was last clean */
+		ns = access_cost(a, folio, ns);
+	} else if (mm.machine.nr_nodes > 1) {
+		ns = access_cost(a, folio_of((uint32_t)as->slots[i]), ns);
+	}
+	*pte |= PTE_YOUNG | (write ? PTE_DIRTY : 0);
+	return ns;
+}
+
+uint64_t anon_access_range(struct actor *a, struct task *t, struct address_space *as,
+			   uint64_t index, uint64_t end, bool write, uint64_t user_ns,
+			   bool resched, uint64_t *nr_new)
+{
+	uint64_t budget = UINT64_MAX, nr_faults = 0, user = 0, sys = 0, i;
+
+	for (i = index; i < end; i++) {
+		if (mm.machine.nr_nodes > 1 || write)
+			prefetch_page_folio(as, i + RANGE_PREFETCH_PAGES);
+		if (as->ptes[i] & PTE_PRESENT) {
+			user += anon_hit(a, as, i, write);
+		} else {
+			struct folio *folio;
+
+			/* swapped out, or a killed task's fault: the page loop's */
+			if (as->slots[i] || t->oom_killed)
+				break;
+			/* what the charge and the allocation give without reclaim,
+			 * a kswapd wakeup or another node, asked at the first fault */
+			if (budget == UINT64_MAX) {
+				uint64_t node = numa_alloc_budget(&mm.machine, t->nid, WMARK_LOW);
+
+				budget = mem_cgroup_charge_budget(t->memcg);
+				budget = node < budget ? node : budget;
+			}
+			if (nr_faults == budget)
+				break;
+			folio = anon_fault_batched(t, as, i, write);
+			nr_faults++;
+			sys += COST_PAGE_ALLOC_NS + COST_MINOR_FAULT_NS + COST_CLEAR_PAGE_NS;
+			user += access_cost(a, folio, COST_MMAP_HIT_NS);
+		}
+		user += user_ns;
+		/* the page loop's actor_cond_resched() would hand the CPU over here */
+		if (resched && a->cpu_pending_ns + user + sys >= a->quantum_ns) {
+			i++;
+			break;
+		}
+	}
+	if (i > index)
+		t->lru_gen_bitmap = 0xff;	/* lru_gen_use_mm() */
+	anon_faults_account(t, nr_faults);
+	actor_charge_user(a, user);
+	actor_charge_sys(a, sys);
+	*nr_new = nr_faults;
+	return i - index;
 }

@@ -63,7 +63,8 @@ struct address_space *anon_region_create(struct task *t, const char *name,
 /* mmap() of a file by t: its mapping, whose PTEs faults fill later (NULL: no
  * memory); task_exit unmaps it. Faults through a file map it on first use too. */
 struct vm_area *task_mmap_file(struct task *t, struct address_space *f);
-/* munmap of a whole anon region: frees its pages (the region stays usable). */
+/* munmap of a whole anon region: frees its pages (the region stays usable),
+ * by runs of folios with mm_range_ops. */
 void anon_region_zap(struct address_space *as);
 /* exit_mmap(): frees every anon page of the task. */
 void task_free_anon(struct task *t);
@@ -128,6 +129,33 @@ void filemap_map_prefetch(const struct task *t, const struct address_space *f, u
 /* An access to anonymous memory: sets the young (and dirty) bit on a hit. */
 int anon_access(struct actor *a, struct task *t, struct address_space *as,
 		uint64_t index, bool write);
+/*
+ * Touches pages [index, end) of an anonymous region in a row (a memset, a
+ * populate pass), as anon_access(a, t, as, i, write) page by page with the
+ * caller's own user_ns of CPU after each and, with resched, its
+ * actor_cond_resched(), for as long as each page is a hit or a fault of a
+ * zeroed page that needs no reclaim: the charge stays within memory.max and
+ * memory.high all the way up, the task's node stays above its low
+ * watermark. Stops before the first page that could sleep or wake anyone
+ * (swapped out, a charge or an allocation that would reclaim, wake kswapd or
+ * take another node's page, a killed task's fault), at `end`, or with
+ * resched after the page at which a's pending CPU reaches its quantum, where
+ * the caller's actor_cond_resched() hands it to the engine. Returns the
+ * pages touched: *nr_new ACCESS_NEW, the others ACCESS_HIT. Calls no engine:
+ * nothing else runs during the range, so the outcome is the page loop's; the
+ * folios are made and added to the LRU one by one in page order, and the
+ * counts, the charge and the node's free pages are updated once.
+ */
+uint64_t anon_access_range(struct actor *a, struct task *t, struct address_space *as,
+			   uint64_t index, uint64_t end, bool write, uint64_t user_ns,
+			   bool resched, uint64_t *nr_new);
+/*
+ * Range operations (filemap_map_hit_range(), anon_access_range(), the
+ * batched frees of anon_region_zap()) where the outcome is the page loop's;
+ * false: page by page, which tests compare with (issue 38). Callers of the
+ * range functions check it.
+ */
+extern bool mm_range_ops;
 
 /* ---- page allocation (page_alloc.c) ---- */
 /*

@@ -8,6 +8,7 @@
 
 #include "models/debug.h"
 #include "models/costs.h"
+#include "models/internal.h"
 #include "models/memory.h"
 #include "models/policy.h"
 #include "models/vmscan.h"
@@ -136,10 +137,15 @@ void folio_add_lru(struct folio *folio, uint64_t shadow)
 	mm.policy->folio_add(lruvec, folio);
 }
 
+/* free_pages_prepare(): a folio still listed, locked or under writeback is a bad page */
+static void free_pages_prepare(struct folio *folio)
+{
+	VM_WARN_ON(folio->flags & ((1U << PG_lru) | (1U << PG_locked) | (1U << PG_writeback)));
+}
+
 void __free_folio(struct folio *folio)
 {
-	/* free_pages_prepare(): a folio still listed, locked or under writeback is a bad page */
-	VM_WARN_ON(folio->flags & ((1U << PG_lru) | (1U << PG_locked) | (1U << PG_writeback)));
+	free_pages_prepare(folio);
 	mem_cgroup_uncharge(folio_memcg(folio), 1);
 	numa_free_page(&mm.machine, folio->nid);
 	count_vm_events(PGFREE, 1);
@@ -155,4 +161,32 @@ void free_folio(struct folio *folio)
 	else
 		mod_lruvec_state(lruvec, NR_FILE_PAGES, -1);
 	__free_folio(folio);
+}
+
+void free_batch_flush(struct free_batch *fb)
+{
+	if (!fb->nr)
+		return;
+	mem_cgroup_uncharge(fb->memcg, fb->nr);
+	numa_free_pages(&mm.machine, fb->nid, fb->nr);
+	count_vm_events(PGFREE, fb->nr);
+	fb->nr = 0;
+}
+
+void free_folio_batched(struct folio *folio, struct free_batch *fb)
+{
+	struct lruvec *lruvec = folio_lruvec(folio);
+
+	if (fb->nr && (fb->memcg != folio_memcg(folio) || fb->nid != folio->nid))
+		free_batch_flush(fb);
+	fb->memcg = folio_memcg(folio);
+	fb->nid = folio->nid;
+	/* free_folio() up to __free_folio()'s uncharge, which the batch makes */
+	if (folio_test_anon(folio))
+		mod_lruvec_state(lruvec, NR_ANON_MAPPED, -1);
+	else
+		mod_lruvec_state(lruvec, NR_FILE_PAGES, -1);
+	free_pages_prepare(folio);
+	folio_table_put(folio_idx(folio));
+	fb->nr++;
 }

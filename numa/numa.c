@@ -87,6 +87,19 @@ int numa_alloc_page(struct machine *m, int preferred, enum zone_watermarks mark)
 	return -1;
 }
 
+uint64_t numa_alloc_budget(const struct machine *m, int nid, enum zone_watermarks mark)
+{
+	const struct numa_node *n = &m->node[nid];
+
+	return n->nr_free > n->wmark[mark] ? n->nr_free - n->wmark[mark] : 0;
+}
+
+void numa_take_pages(struct machine *m, int nid, uint64_t nr)
+{
+	m->node[nid].nr_free -= nr;
+	m->node[nid].nr_alloc_local += nr;
+}
+
 int numa_alloc_page_nowmark(struct machine *m, int preferred)
 {
 	for (int i = 0; i < m->nr_nodes; i++) {
@@ -101,6 +114,11 @@ int numa_alloc_page_nowmark(struct machine *m, int preferred)
 void numa_free_page(struct machine *m, int nid)
 {
 	m->node[nid].nr_free++;
+}
+
+void numa_free_pages(struct machine *m, int nid, uint64_t nr)
+{
+	m->node[nid].nr_free += nr;
 }
 
 int numa_reserve_page(struct machine *m, int nid)

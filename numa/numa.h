@@ -72,6 +72,15 @@ int numa_alloc_page(struct machine *m, int preferred, enum zone_watermarks mark)
 /* Same, ignoring watermarks (the last resort of a nofail allocation). */
 int numa_alloc_page_nowmark(struct machine *m, int preferred);
 void numa_free_page(struct machine *m, int nid);
+/*
+ * Pages numa_alloc_page(m, nid, mark) would now give one by one from nid
+ * itself, above its mark (a fault range's budget); numa_take_pages() takes
+ * nr of them at once, as many numa_alloc_page() calls would.
+ */
+uint64_t numa_alloc_budget(const struct machine *m, int nid, enum zone_watermarks mark);
+void numa_take_pages(struct machine *m, int nid, uint64_t nr);
+/* nr pages back to nid at once (a zap's batch): as many numa_free_page() */
+void numa_free_pages(struct machine *m, int nid, uint64_t nr);
 /* Pages taken by a non-LRU user (the zram pool): -1 if the node has none free. */
 int numa_reserve_page(struct machine *m, int nid);
 void numa_unreserve_page(struct machine *m, int nid);

@@ -69,14 +69,25 @@ struct chrome_node {
 static int write_pages(struct actor *a, struct chrome_worker *cw, struct address_space *as,
 		       uint64_t first, uint64_t nr)
 {
-	for (uint64_t p = first; p < first + nr; p++) {
-		int ret = anon_access(a, cw->task, as, p, true);
+	for (uint64_t p = first; p < first + nr;) {
+		uint64_t nr_new, n = mm_range_ops ?
+			anon_access_range(a, cw->task, as, p, first + nr, true, CHROME_PAGE_WRITE_NS,
+					  true, &nr_new) : 0;
+		int ret;
 
+		if (n) {
+			workload_count_range(cw->cn->w, n, nr_new);
+			p += n;
+			actor_cond_resched(a);
+			continue;
+		}
+		ret = anon_access(a, cw->task, as, p, true);
 		if (ret < 0)
 			return ret;
 		workload_count_outcome(cw->cn->w, ret);
 		actor_charge_user(a, CHROME_PAGE_WRITE_NS);
 		actor_cond_resched(a);
+		p++;
 	}
 	return 0;
 }

@@ -178,8 +178,19 @@ static int compile(struct kbuild *kb, struct actor *a, struct task *t,
 
 		for (uint64_t p = t0; p < t1; p++)
 			CHECK(filemap_map_access(a, t, kb->cc1, p, false));
-		for (uint64_t p = h0; p < h1; p++)
+		for (uint64_t p = h0; p < h1;) {
+			uint64_t nr_new, n = mm_range_ops ?
+				anon_access_range(a, t, heap, p, h1, true, 0, false, &nr_new) : 0;
+
+			/* the heap grows by a slice: a memset, no resched inside */
+			if (n) {
+				workload_count_range(w, n, nr_new);
+				p += n;
+				continue;
+			}
 			CHECK(anon_access(a, t, heap, p, true));
+			p++;
+		}
 		for (uint64_t i = h0; i < h1; i++)
 			CHECK(anon_access(a, t, heap, rng_below(r, h1), false));
 		actor_charge_user(a, cpu_ns / COMPILE_STEPS);
@@ -276,10 +287,21 @@ static void make_fn(struct actor *a, void *arg)
 	kb->job_seed = rng_next(&a->rng);
 	if (w->cfg->start_ns)
 		actor_sleep_ns(a, w->cfg->start_ns);
-	for (uint64_t p = 0; kb->tmpfs && p < kb->tree->nr_pages; p++) {
+	for (uint64_t p = 0; kb->tmpfs && p < kb->tree->nr_pages;) {
+		uint64_t nr_new, n = mm_range_ops ?
+			anon_access_range(a, w->task, kb->tree, p, kb->tree->nr_pages, true, 0, true,
+					  &nr_new) : 0;
+
+		/* the tree unpacked into tmpfs: its outcomes are not counted */
+		if (n) {
+			p += n;
+			actor_cond_resched(a);
+			continue;
+		}
 		if (anon_access(a, w->task, kb->tree, p, true) < 0)
 			return;
 		actor_cond_resched(a);
+		p++;
 	}
 	actor_flush_cpu(a);
 	w->start_ns = actor_now_ns(a);

@@ -38,11 +38,23 @@ static void anon_rounds_thread(struct actor *a, void *arg)
 		uint64_t t0 = actor_now_ns(a);
 		int ret = 0;
 
-		for (uint64_t pg = 0; pg < as->nr_pages && ret >= 0; pg++) {
+		for (uint64_t pg = 0; pg < as->nr_pages && ret >= 0;) {
+			uint64_t nr_new, n = mm_range_ops ?
+				anon_access_range(a, w->task, as, pg, as->nr_pages, true, 0, true,
+						  &nr_new) : 0;
+
+			if (n) {
+				/* the faults that need no reclaim, up to a resched */
+				workload_count_range(w, n, nr_new);
+				pg += n;
+				actor_cond_resched(a);
+				continue;
+			}
 			ret = anon_access(a, w->task, as, pg, true);
 			if (ret >= 0)
 				workload_count_outcome(w, ret);
 			actor_cond_resched(a);
+			pg++;
 		}
 		if (ret < 0)
 			break;

@@ -37,7 +37,7 @@ static void file_scan_thread(struct actor *a, void *arg)
 	a->task = t;
 	for (;;) {
 		for (uint64_t pg = 0; pg < fs->as->nr_pages;) {
-			uint64_t n = workload_range_ops ?
+			uint64_t n = mm_range_ops ?
 				filemap_map_hit_range(a, t, fs->as, pg, fs->as->nr_pages) : 0;
 			int ret;
 

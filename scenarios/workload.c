@@ -10,8 +10,6 @@
 
 #include "scenarios/workload.h"
 
-bool workload_range_ops = true;
-
 void workload_count_outcome(struct workload *w, int ret)
 {
 	switch (ret) {
@@ -21,6 +19,12 @@ void workload_count_outcome(struct workload *w, int ret)
 	case ACCESS_NEW: w->nr_new++; break;
 	default: break;
 	}
+}
+
+void workload_count_range(struct workload *w, uint64_t nr, uint64_t nr_new)
+{
+	w->nr_hit += nr - nr_new;
+	w->nr_new += nr_new;
 }
 
 double workload_seconds(const struct workload *w, uint64_t end_ns)

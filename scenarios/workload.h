@@ -88,11 +88,12 @@ struct task *workload_task_create(struct workload *w, const char *name, struct m
 /* Counts an access's outcome (ACCESS_HIT, _MINOR, _MAJOR, _NEW) in w's page counters. */
 void workload_count_outcome(struct workload *w, int ret);
 /*
- * Workloads that touch pages in a row do it by range operations
- * (filemap_map_hit_range) where the outcome is the page loop's; false: page
- * by page, which a test compares with (issue 38).
+ * Counts the outcomes of a range operation (anon_access_range): nr pages,
+ * nr_new of them ACCESS_NEW and the others ACCESS_HIT. Workloads that touch
+ * pages in a row do it by range operations where mm_range_ops allows
+ * (models/memory.h).
  */
-extern bool workload_range_ops;
+void workload_count_range(struct workload *w, uint64_t nr, uint64_t nr_new);
 /* Seconds from the first operation to the last (or to end_ns, the run's end). */
 double workload_seconds(const struct workload *w, uint64_t end_ns);
 /* needs_device for a type whose files are always on its device. */

@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Range operations (issue 38): a workload that touches pages in a row by
- * ranges (filemap_map_hit_range) must give what the page loop gives, every
- * counter of the run. Each scenario runs both ways (workload_range_ops set
- * in the parent, inherited by the forked run) and the results, host seconds
- * aside, must be the same text.
+ * ranges (filemap_map_hit_range, anon_access_range, the batched frees of
+ * anon_region_zap) must give what the page loop gives, every counter of the
+ * run. Each scenario runs both ways (mm_range_ops set in the parent,
+ * inherited by the forked run) and the results, host seconds aside, must be
+ * the same text; a small machine driven to each of the range's stops
+ * (memory.high, memory.max, the low watermark, swapped-out pages, the
+ * quantum) must end in the same state, folio by folio.
  */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "harness.h"
+#include "models/swap.h"
 #include "scenarios/result.h"
 #include "scenarios/workload.h"
 
@@ -24,10 +30,10 @@ static char *run_text(const char *scenario, double scale, const char *policy, bo
 	FILE *f;
 	int rc;
 
-	workload_range_ops = ranges;
+	mm_range_ops = ranges;
 	rc = harness_run_scenario(harness_src_path(scenario), NULL, 0, scale, 1, policy, false,
 				  &out, err, sizeof(err));
-	workload_range_ops = true;
+	mm_range_ops = true;
 	ck_assert_msg(rc == 0, "%s %s (%s): %s", scenario, policy, ranges ? "ranges" : "page loop",
 		      err);
 	result_init(&r);
@@ -88,6 +94,283 @@ START_TEST(test_file_scan_proactive)
 }
 END_TEST
 
+START_TEST(test_anon_rounds_mglru)
+{
+	/* workers fault in their regions and zap them, under the memcg's limit */
+	same_both_ways("scenarios/file-anon-mix.ini", 1.0 / 256, "mglru-old");
+}
+END_TEST
+
+START_TEST(test_chrome_memset_zap)
+{
+	/* buffers and clients written page by page with the store's CPU, clients zapped */
+	same_both_ways("scenarios/chrome-node.ini", 1.0 / 1024, "mglru-old");
+}
+END_TEST
+
+START_TEST(test_kbuild_heaps)
+{
+	/* each job's heap grows by slices (no resched inside) and goes at its exit */
+	same_both_ways("scenarios/kbuild.ini", 1.0 / 32, "classic");
+}
+END_TEST
+
+START_TEST(test_kbuild_tmpfs_zram)
+{
+	/* the tree unpacked into tmpfs, heaps swapped to zram and zapped swapped out */
+	same_both_ways("scenarios/kbuild-zram.ini", 1.0 / 32, "mglru-budget");
+}
+END_TEST
+
+/* ---- a small machine at each of the range's stops, both ways ---- */
+
+#define PAGES_PER_NODE 4096
+#define APP_MAX 700
+#define APP_HIGH 600
+#define FILE_PAGES 200
+#define HEAP_PAGES 900
+#define HEAP2_PAGES 300
+#define HOG_PAGES 3900
+/* the store's CPU per page, as chrome charges it (a quantum every 100 or so pages) */
+#define STORE_NS 1000
+
+static struct {
+	struct blockdev nvme;
+	uint64_t nr[ACCESS_NEW + 1];	/* outcomes */
+	uint64_t nr_ranged;		/* pages done by ranges */
+	char err[256];			/* the first failure ("": none) */
+} ax;
+
+/* Touches [first, end) as the workloads do: ranges where they go, the page loop elsewhere. */
+static int touch(struct actor *a, struct task *t, struct address_space *as, uint64_t first,
+		 uint64_t end, bool write, uint64_t user_ns, bool resched)
+{
+	for (uint64_t p = first; p < end;) {
+		uint64_t nr_new, n = mm_range_ops ?
+			anon_access_range(a, t, as, p, end, write, user_ns, resched, &nr_new) : 0;
+		int ret;
+
+		if (n) {
+			ax.nr[ACCESS_NEW] += nr_new;
+			ax.nr[ACCESS_HIT] += n - nr_new;
+			ax.nr_ranged += n;
+			p += n;
+			if (resched)
+				actor_cond_resched(a);
+			continue;
+		}
+		ret = anon_access(a, t, as, p, write);
+		if (ret < 0) {
+			snprintf(ax.err, sizeof(ax.err), "'%s' page %llu: %d", as->name,
+				 (unsigned long long)p, ret);
+			return ret;
+		}
+		ax.nr[ret]++;
+		actor_charge_user(a, user_ns);
+		if (resched)
+			actor_cond_resched(a);
+		p++;
+	}
+	return 0;
+}
+
+/*
+ * In memcg app (memory.high below memory.max, file pages charged first): a
+ * heap written past memory.high (reclaim, swap-out to zram), written again
+ * (hits, swap-ins), a second region read without resched; in the root, a
+ * hog that takes node 0 below its low watermark (node 1, or kswapd and
+ * direct reclaim). Then every region is zapped, resident and swapped out.
+ */
+static void anon_fn(struct actor *a, void *arg)
+{
+	struct mem_cgroup *app = mem_cgroup_create(mm.root_mem_cgroup, "app");
+	struct address_space *file = file_create("data", FILE_PAGES, &ax.nvme, 0, false);
+	struct task *t = app ? task_create("t", app, 0) : NULL;
+	struct task *big = task_create("big", mm.root_mem_cgroup, 0);
+	struct address_space *heap, *heap2, *hog;
+
+	(void)arg;
+	if (!file || !t || !big) {
+		snprintf(ax.err, sizeof(ax.err), "no memory");
+		return;
+	}
+	app->max = APP_MAX;
+	app->high = APP_HIGH;
+	heap = anon_region_create(t, "heap", HEAP_PAGES);
+	heap2 = anon_region_create(t, "heap2", HEAP2_PAGES);
+	hog = anon_region_create(big, "hog", HOG_PAGES);
+	if (!heap || !heap2 || !hog) {
+		snprintf(ax.err, sizeof(ax.err), "no memory");
+		return;
+	}
+	if (filemap_read_pages(a, t, file, 0, FILE_PAGES) < 0 ||
+	    touch(a, t, heap, 0, HEAP_PAGES, true, STORE_NS, true) ||
+	    touch(a, t, heap, 0, HEAP_PAGES, true, STORE_NS, true) ||
+	    touch(a, t, heap2, 0, HEAP2_PAGES, false, 0, false) ||
+	    touch(a, t, heap, HEAP_PAGES / 3, HEAP_PAGES, false, 0, true) ||
+	    touch(a, big, hog, 0, HOG_PAGES, true, 0, true) ||
+	    touch(a, big, hog, 0, HOG_PAGES, true, 0, true))
+		return;
+	anon_region_zap(heap2);
+	anon_region_zap(hog);
+	if (touch(a, t, heap2, 0, HEAP2_PAGES, true, STORE_NS, true))
+		return;
+	anon_region_zap(heap);
+	task_exit(a, t);
+	actor_flush_cpu(a);
+}
+
+static void print_memcg(FILE *f, const struct mem_cgroup *memcg)
+{
+	fprintf(f, "memcg '%s' usage %llu watermark %llu swap %llu inflight %llu\n", memcg->name,
+		(unsigned long long)memcg->usage, (unsigned long long)memcg->watermark,
+		(unsigned long long)memcg->swap_usage, (unsigned long long)memcg->nr_charge_inflight);
+	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)
+		fprintf(f, "memcg '%s' %s %llu\n", memcg->name, vm_event_name[i],
+			(unsigned long long)memcg->events[i]);
+	for (int i = 0; i < MEMCG_NR_MEMORY_EVENTS; i++)
+		fprintf(f, "memcg '%s' events.%s %llu\n", memcg->name, memcg_event_name[i],
+			(unsigned long long)memcg->memory_events[i]);
+	for (int nid = 0; nid < mm.machine.nr_nodes; nid++)
+		for (int i = 0; i < NR_NODE_STAT_ITEMS; i++)
+			fprintf(f, "memcg '%s' node %d stat %d %lld\n", memcg->name, nid, i,
+				(long long)memcg->lruvec[nid]->stat[i]);
+}
+
+/* Every counter, every node, every folio, every page of every mapping, the clock. */
+static void print_state(FILE *f)
+{
+	char why[512];
+
+	for (int i = 0; i < ACCESS_NEW + 1; i++)
+		fprintf(f, "outcome %d %llu\n", i, (unsigned long long)ax.nr[i]);
+	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)
+		fprintf(f, "vmstat %s %llu\n", vm_event_name[i], (unsigned long long)mm.vm_events[i]);
+	for (int id = 1; id <= mm.nr_memcgs; id++)
+		print_memcg(f, mm.memcgs[id]);
+	for (int nid = 0; nid < mm.machine.nr_nodes; nid++) {
+		const struct numa_node *n = &mm.machine.node[nid];
+
+		fprintf(f, "node %d free %llu local %llu foreign %llu reserved %llu\n", nid,
+			(unsigned long long)n->nr_free, (unsigned long long)n->nr_alloc_local,
+			(unsigned long long)n->nr_alloc_foreign, (unsigned long long)n->nr_reserved);
+	}
+	fprintf(f, "folios free %llu head %u fresh %u\n", (unsigned long long)folio_table.nr_free,
+		folio_table.free_head, folio_table.nr_fresh);
+	for (uint32_t i = 1; i < folio_table.nr_fresh; i++) {
+		const struct folio *fo = folio_of(i);
+
+		fprintf(f, "folio %u next %u prev %u flags %#x mapping %u index %u private %u "
+			"memcg %u nid %u lru %u version %u\n", i, fo->lru_next, fo->lru_prev,
+			fo->flags, fo->mapping, fo->index, fo->private, fo->memcg_id, fo->nid,
+			fo->lru, fo->version);
+	}
+	for (uint32_t id = 1; id < mm.nr_mappings; id++) {
+		const struct address_space *as = mm.mappings[id];
+
+		fprintf(f, "mapping '%s' resident %llu\n", as->name,
+			(unsigned long long)as->nr_resident);
+		for (uint64_t p = 0; as->slots && p < as->nr_pages; p++)
+			fprintf(f, "mapping '%s' page %llu slot %#llx pte %u version %u\n", as->name,
+				(unsigned long long)p, (unsigned long long)as->slots[p],
+				as->ptes ? as->ptes[p] : 0, as->page_version[p]);
+	}
+	fprintf(f, "clock %llu quiescent %llu\n", (unsigned long long)engine_clock_ns(),
+		(unsigned long long)engine_nr_quiescent());
+	fprintf(f, "invariants %s\n", mm_check_invariants(why, sizeof(why)) ? why : "hold");
+}
+
+/*
+ * Boots the machine in a child (the engine boots once per process), runs
+ * anon_fn with or without ranges and returns print_state()'s text; the
+ * pages done by ranges in *nr_ranged.
+ */
+static char *anon_run(const struct reclaim_policy *policy, int nr_nodes, bool ranges,
+		      uint64_t *nr_ranged)
+{
+	char *text = NULL, buf[65536];
+	size_t len = 0;
+	int fds[2], status;
+	ssize_t n;
+	FILE *f;
+	pid_t pid;
+
+	ck_assert_int_eq(pipe(fds), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		FILE *out = fdopen(fds[1], "w");
+
+		close(fds[0]);
+		mm_range_ops = ranges;
+		harness_boot(nr_nodes, PAGES_PER_NODE, policy);
+		harness_nvme(&ax.nvme);
+		if (swap_init_zram(ZRAM_LZ4, 8192))
+			_exit(3);
+		harness_run_actor(anon_fn, NULL);
+		fprintf(out, "ranged %llu\n%s\n", (unsigned long long)ax.nr_ranged, ax.err);
+		print_state(out);
+		fclose(out);
+		_exit(0);
+	}
+	close(fds[1]);
+	f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	while ((n = read(fds[0], buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, (size_t)n, f);
+	fclose(f);
+	close(fds[0]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status), "%s: the run failed (%#x)",
+		      policy->name, status);
+	ck_assert_int_eq(sscanf(text, "ranged %llu", (unsigned long long *)nr_ranged), 1);
+	return text;
+}
+
+static void anon_same_both_ways(const struct reclaim_policy *policy, int nr_nodes)
+{
+	uint64_t ranged_loop, ranged;
+	char *loop = anon_run(policy, nr_nodes, false, &ranged_loop);
+	char *ranges = anon_run(policy, nr_nodes, true, &ranged);
+	const char *a = strchr(loop, '\n') + 1, *b = strchr(ranges, '\n') + 1;
+
+	/* no failure, the machine sane, and most pages by ranges, not all */
+	ck_assert_msg(*a == '\n', "%s: %.200s", policy->name, a);
+	ck_assert_ptr_nonnull(strstr(loop, "invariants hold"));
+	ck_assert_uint_eq(ranged_loop, 0);
+	ck_assert_msg(ranged > (HEAP_PAGES + HOG_PAGES) / 2, "%s: %llu pages by ranges",
+		      policy->name, (unsigned long long)ranged);
+	ck_assert_ptr_nonnull(strstr(loop, "vmstat pswpout "));
+	ck_assert_ptr_null(strstr(loop, "vmstat pswpout 0\n"));
+	ck_assert_ptr_null(strstr(loop, "memcg 'app' events.high 0\n"));
+	while (*a && *a == *b)
+		a++, b++;
+	if (*a || *b) {
+		const char *line = a;
+
+		while (line > loop && line[-1] != '\n')
+			line--;
+		ck_abort_msg("%s, %d node(s): ranges differ from the page loop at \"%.160s\"",
+			     policy->name, nr_nodes, line);
+	}
+	free(loop);
+	free(ranges);
+}
+
+START_TEST(test_anon_stops_classic)
+{
+	anon_same_both_ways(&classic_policy, 1);
+	anon_same_both_ways(&classic_policy, 2);
+}
+END_TEST
+
+START_TEST(test_anon_stops_mglru)
+{
+	anon_same_both_ways(&mglru_old_policy, 2);
+	anon_same_both_ways(&mglru_budget_policy, 1);
+}
+END_TEST
+
 static Suite *range_suite(void)
 {
 	Suite *s = suite_create("range");
@@ -97,6 +380,12 @@ static Suite *range_suite(void)
 	tcase_add_test(tc, test_file_scan_classic);
 	tcase_add_test(tc, test_file_scan_mglru);
 	tcase_add_test(tc, test_file_scan_proactive);
+	tcase_add_test(tc, test_anon_rounds_mglru);
+	tcase_add_test(tc, test_chrome_memset_zap);
+	tcase_add_test(tc, test_kbuild_heaps);
+	tcase_add_test(tc, test_kbuild_tmpfs_zram);
+	tcase_add_test(tc, test_anon_stops_classic);
+	tcase_add_test(tc, test_anon_stops_mglru);
 	suite_add_tcase(s, tc);
 	return s;
 }
