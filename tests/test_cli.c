@@ -208,6 +208,40 @@ START_TEST(test_missing_scenario_exit_2)
 }
 END_TEST
 
+/*
+ * plot and view parse from the option table (tools/options.c) with getopt's
+ * messages as before: the first line of stderr, then the usage, status 2.
+ */
+START_TEST(test_plot_view_bad_options)
+{
+	static const struct {
+		const char *args[4];
+		const char *first;	/* stderr's first line */
+	} cases[] = {
+		{ { "plot", "--f", "x.pb" },
+		  "plot: option '--f' is ambiguous; possibilities: '--from' '--force'\n" },
+		{ { "plot", "--bogus", "x.pb" }, "plot: unrecognized option '--bogus'\n" },
+		{ { "plot", "x.pb", "-w" }, "plot: option requires an argument -- 'w'\n" },
+		{ { "plot", "--force=1", "x.pb" },
+		  "plot: option '--force' doesn't allow an argument\n" },
+		{ { "view", "--o" }, "view: option '--output' requires an argument\n" },
+		{ { "view", "-x", "a.pb" }, "view: invalid option -- 'x'\n" },
+		{ { "view", "--out=a.html" }, "mmemu: view: no saved results given\n" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cli_out o = cli_run(cases[i].args);
+
+		ck_assert_int_eq(o.status, 2);
+		ck_assert_msg(!strncmp(o.err, cases[i].first, strlen(cases[i].first)) &&
+			      strstr(o.err, "usage: mmemu "), "%s %s: stderr: %s",
+			      cases[i].args[0], cases[i].args[1], o.err);
+		ck_assert_str_eq(o.out, "");
+		cli_out_free(&o);
+	}
+}
+END_TEST
+
 /* The first line git prints for args in the source tree, "" without git or a repository. */
 static void git_line(const char *args, char *out, size_t len)
 {
@@ -756,6 +790,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_unknown_policy_exit_2);
 	tcase_add_test(tc, test_missing_scenario_exit_2);
 	tcase_add_test(tc, test_bad_options_exit_2);
+	tcase_add_test(tc, test_plot_view_bad_options);
 	tcase_add_test(tc, test_list);
 	tcase_add_test(tc, test_list_one_table);
 	tcase_add_test(tc, test_list_sections);

@@ -135,7 +135,7 @@ const struct cli_option cli_options[] = {
 	{ "shrink-time", 0, true, OPT_SHRINK_TIME, CMD_FUZZ, "--shrink-time S",
 	  "host seconds the shrinking may take (default 120)" },
 
-	/* view and plot (their parsers are their own still: tools/view.c, tools/plot.c) */
+	/* view and plot */
 	{ "output", 'o', true, OPT_OUT, CMD_VIEW, "-o, --output OUT", "the page to write" },
 	{ "what", 'w', true, OPT_WHAT, CMD_PLOT, "--what W",
 	  "gens, memory, throughput, refaults, swap, pressure or\n"

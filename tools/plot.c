@@ -48,6 +48,7 @@
 #include "scenarios/result.h"
 #include "scenarios/scenario.h"
 #include "tools/help.h"
+#include "tools/options.h"
 #include "tools/palette.h"
 #include "tools/plot.h"
 #include "tools/resultset.h"
@@ -2350,18 +2351,6 @@ static double runs_end(const struct plot *p)
 
 int cmd_plot(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "what", required_argument, NULL, 'w' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "script", required_argument, NULL, 's' },
-		{ "memcg", required_argument, NULL, 'm' },
-		{ "node", required_argument, NULL, 'n' },
-		{ "from", required_argument, NULL, 'F' },
-		{ "to", required_argument, NULL, 'T' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *what_arg = "gens", *out = NULL, *script_out = NULL, *gnuplot, *tmp;
 	const char *node_arg = NULL, *from_arg = NULL, *to_arg = NULL;
 	char default_out[32], *title = NULL, dir[4096], script[4200], *memcg_arg = NULL;
@@ -2374,34 +2363,34 @@ int cmd_plot(int argc, char **argv)
 	int opt, rc = 0, nw;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "w:o:h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(CMD_PLOT, argc, argv)) != -1) {
 		switch (opt) {
-		case 'w':
+		case OPT_WHAT:
 			what_arg = optarg;
 			break;
-		case 'o':
+		case OPT_OUT:
 			out = optarg;
 			break;
-		case 's':
+		case OPT_SCRIPT:
 			script_out = optarg;
 			break;
-		case 'm':
+		case OPT_MEMCG:
 			free(memcg_arg);
 			memcg_arg = xstrdup(optarg);
 			break;
-		case 'n':
+		case OPT_NODE:
 			node_arg = optarg;
 			break;
-		case 'F':
+		case OPT_FROM:
 			from_arg = optarg;
 			break;
-		case 'T':
+		case OPT_TO:
 			to_arg = optarg;
 			break;
-		case 'f':
+		case OPT_FORCE:
 			force = true;
 			break;
-		case 'h':
+		case OPT_HELP:
 			help_command(stdout, "plot");
 			free(memcg_arg);
 			return 0;

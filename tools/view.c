@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "tools/help.h"
+#include "tools/options.h"
 #include "tools/palette.h"
 #include "tools/resultset.h"
 #include "tools/sink.h"
@@ -165,12 +166,6 @@ static int usage(void)
 
 int cmd_view(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *out_path = NULL;
 	Mmemu__Invocation **invs;
 	struct sink out;
@@ -179,15 +174,15 @@ int cmd_view(int argc, char **argv)
 	bool force = false;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(CMD_VIEW, argc, argv)) != -1) {
 		switch (opt) {
-		case 'o':
+		case OPT_OUT:
 			out_path = optarg;
 			break;
-		case 'f':
+		case OPT_FORCE:
 			force = true;
 			break;
-		case 'h':
+		case OPT_HELP:
 			return help_command(stdout, "view") ? 1 : 0;
 		default:
 			return usage();
