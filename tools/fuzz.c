@@ -1501,58 +1501,46 @@ static int parse_seconds(const char *opt, const char *arg, double *out)
 	return 0;
 }
 
-int cmd_fuzz(int argc, char **argv)
+/* Takes fuzz's options into fz (--policy's list in *policy_arg): -1, or the exit status now. */
+static int fuzz_parse(struct fuzz *fz, int argc, char **argv, const char **policy_arg)
 {
-	struct fuzz fz = {
-		.seed = 1, .case_timeout_s = FZ_CASE_TIMEOUT_S, .shrink_time_s = FZ_SHRINK_TIME_S,
-		.jobs = 2, .out_dir = "fuzz-findings",
-	};
-	struct fz_slot slots[FZ_MAX_JOBS];
-	struct fz_run *run = NULL, *found_run = NULL;
-	struct fz_outcome found_oc;
-	const char *policy_arg = NULL;
-	char *policy_buf = NULL, err[512];
-	uint64_t next = 0, done = 0, found = UINT64_MAX;
-	double start, deadline;
-	int opt, rc = 0, running = 0;
 	bool time_given = false;
+	int opt;
 
-	for (int i = 0; i < FZ_MAX_JOBS; i++)
-		slots[i].fd = -1;
 	optind = 1;
 	while ((opt = cli_getopt(CMD_FUZZ, argc, argv)) != -1) {
 		switch (opt) {
 		case OPT_POLICY:
-			policy_arg = optarg;
+			*policy_arg = optarg;
 			break;
 		case OPT_SEED:
-			if (args_u64(optarg, &fz.seed))
+			if (args_u64(optarg, &fz->seed))
 				return fuzz_fail("--seed '%s' is not a number", optarg);
 			break;
 		case OPT_TIME:
-			if (parse_seconds("time", optarg, &fz.time_s))
+			if (parse_seconds("time", optarg, &fz->time_s))
 				return 2;
 			time_given = true;
 			break;
 		case OPT_RUNS:
-			if (args_u64(optarg, &fz.runs) || !fz.runs)
+			if (args_u64(optarg, &fz->runs) || !fz->runs)
 				return fuzz_fail("--runs '%s': expected a count, 1 or more", optarg);
 			break;
 		case OPT_OUT:
 			if (!*optarg)
 				return fuzz_fail("--out: no directory named");
-			fz.out_dir = optarg;
+			fz->out_dir = optarg;
 			break;
 		case OPT_CASE_TIMEOUT:
-			if (parse_seconds("case-timeout", optarg, &fz.case_timeout_s))
+			if (parse_seconds("case-timeout", optarg, &fz->case_timeout_s))
 				return 2;
 			break;
 		case OPT_SHRINK_TIME:
-			if (parse_seconds("shrink-time", optarg, &fz.shrink_time_s))
+			if (parse_seconds("shrink-time", optarg, &fz->shrink_time_s))
 				return 2;
 			break;
 		case OPT_JOBS:
-			if (args_long(optarg, 1, FZ_MAX_JOBS, &fz.jobs))
+			if (args_long(optarg, 1, FZ_MAX_JOBS, &fz->jobs))
 				return fuzz_fail("-j '%s': expected 1 to %d", optarg, FZ_MAX_JOBS);
 			break;
 		case OPT_HELP:
@@ -1568,37 +1556,213 @@ int cmd_fuzz(int argc, char **argv)
 		return 2;
 	}
 	/* neither bound: a minute */
-	if (!time_given && !fz.runs)
-		fz.time_s = 60;
-	if (!time_given && fz.runs)
-		fz.time_s = 0;
+	if (!time_given && !fz->runs)
+		fz->time_s = 60;
+	if (!time_given && fz->runs)
+		fz->time_s = 0;
+	return -1;
+}
+
+/* The policies: --policy's list (its names in *buf, to free), else every built-in one. 0 or 2. */
+static int fuzz_policies(struct fuzz *fz, const char *policy_arg, char **buf)
+{
+	char err[512];
+
+	if (!policy_arg) {
+		for (int i = 0; reclaim_policies[i] && fz->nr_policies < FZ_MAX_POLICIES; i++)
+			fz->policies[fz->nr_policies++] = reclaim_policies[i]->name;
+		return 0;
+	}
+	if (args_list_has_empty(policy_arg))
+		return fuzz_fail("--policy '%s': an empty name", policy_arg);
+	*buf = strdup(policy_arg);
+	if (!*buf)
+		return fuzz_fail("out of memory");
+	for (char *save, *p = strtok_r(*buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		if (fz->nr_policies == FZ_MAX_POLICIES)
+			return fuzz_fail("--policy: at most %d policies", FZ_MAX_POLICIES);
+		if (!child_policy_get(p, err, sizeof(err)))
+			return fuzz_fail("--policy: %s", err);
+		fz->policies[fz->nr_policies++] = p;
+	}
+	return 0;
+}
+
+/* The search for a failing case: -j cases at a time, in index order. */
+struct fz_search {
+	struct fz_slot slots[FZ_MAX_JOBS];	/* the cases in flight (fd -1: free) */
+	struct fz_run *run;			/* the case being started */
+	struct fz_run *found_run;		/* the lowest failing case */
+	struct fz_outcome found_oc;		/* and how it failed */
+	uint64_t next;				/* the next case's index */
+	uint64_t done;				/* cases ended */
+	uint64_t found;				/* the lowest failing index, UINT64_MAX: none */
+	int running;				/* cases in flight */
+	double start;				/* now_s() at the start */
+};
+
+/* Starts cases until -j run, unless a bound is reached or a case failed. 0, or the exit status. */
+static int search_start(const struct fuzz *fz, struct fz_search *s, double deadline)
+{
+	int rc;
+
+	for (int i = 0; i < fz->jobs && s->found == UINT64_MAX; i++) {
+		if (s->slots[i].fd >= 0)
+			continue;
+		if ((fz->runs && s->next >= fz->runs) || now_s() >= deadline)
+			break;
+		if ((rc = gen_case(fz, s->next, s->run)))
+			return rc;
+		if ((rc = case_start(fz, &s->slots[i], i, s->run, s->next)))
+			return fuzz_fail("cannot start a case: %s", strerror(-rc));
+		s->next++;
+		s->running++;
+	}
+	return 0;
+}
+
+/* Takes slot's verdict; the lowest failing index is kept, as one job would find it. 0 or 2. */
+static int search_finish(const struct fuzz *fz, struct fz_search *s, struct fz_slot *sl, bool hung)
+{
+	struct fz_outcome oc;
+
+	case_finish(sl, hung, fz->case_timeout_s, &oc);
+	s->running--;
+	s->done++;
+	if (oc.cls == FZ_PASS || sl->idx >= s->found)
+		return 0;
+	s->found = sl->idx;
+	s->found_oc = oc;
+	return gen_case(fz, s->found, s->found_run) ? 2 : 0;
+}
+
+/* Waits for the cases in flight (at most a quarter second) and takes those that ended. */
+static int search_wait(const struct fuzz *fz, struct fz_search *s)
+{
+	struct pollfd pfd[FZ_MAX_JOBS];
+	int map[FZ_MAX_JOBS], np = 0, rc;
+	double wait_s = 0.25;
+
+	for (int i = 0; i < fz->jobs; i++) {
+		double left;
+
+		if (s->slots[i].fd < 0)
+			continue;
+		left = fz->case_timeout_s - (now_s() - s->slots[i].started);
+		if (left < wait_s)
+			wait_s = left > 0 ? left : 0;
+		pfd[np] = (struct pollfd){ .fd = s->slots[i].fd, .events = POLLIN };
+		map[np++] = i;
+	}
+	if (poll(pfd, (nfds_t)np, (int)(wait_s * 1000) + 1) < 0 && errno != EINTR)
+		return fuzz_fail("poll: %s", strerror(errno));
+	for (int p = 0; p < np; p++) {
+		struct fz_slot *sl = &s->slots[map[p]];
+		bool ended = (pfd[p].revents & (POLLIN | POLLHUP | POLLERR)) && slot_read(sl);
+		bool hung = !ended && now_s() - sl->started >= fz->case_timeout_s;
+
+		if ((ended || hung) && (rc = search_finish(fz, s, sl, hung)))
+			return rc;
+	}
+	return 0;
+}
+
+/* A failure: the cases after it do not count; those before it end first. */
+static void search_drop_later(const struct fuzz *fz, struct fz_search *s)
+{
+	if (s->found == UINT64_MAX)
+		return;
+	for (int i = 0; i < fz->jobs; i++)
+		if (s->slots[i].fd >= 0 && s->slots[i].idx > s->found) {
+			struct fz_outcome ignored;
+
+			case_finish(&s->slots[i], true, 0, &ignored);
+			s->running--;
+		}
+}
+
+/* Runs cases until a bound or the lowest failing one. 0, or the exit status. */
+static int search(const struct fuzz *fz, struct fz_search *s)
+{
+	double deadline;
+	int rc;
+
+	s->start = now_s();
+	deadline = fz->time_s > 0 ? s->start + fz->time_s : INFINITY;
+	for (;;) {
+		if ((rc = search_start(fz, s, deadline)))
+			return rc;
+		if (!s->running)
+			break;
+		if ((rc = search_wait(fz, s)))
+			return rc;
+		search_drop_later(fz, s);
+		if (fz->tty) {
+			fprintf(stderr, "\r[fuzz] %" PRIu64 " cases, %.1f s\033[K", s->done,
+				now_s() - s->start);
+			fflush(stderr);
+		}
+	}
+	if (fz->tty)
+		fprintf(stderr, "\r\033[K");
+	return 0;
+}
+
+/* Ends the cases still in flight and removes their files. */
+static void search_cleanup(const struct fuzz *fz, struct fz_search *s)
+{
+	char path[4200];
+
+	for (int i = 0; i < FZ_MAX_JOBS; i++)
+		if (s->slots[i].fd >= 0) {
+			struct fz_outcome ignored;
+
+			case_finish(&s->slots[i], true, 0, &ignored);
+		}
+	for (int i = 0; i < FZ_MAX_JOBS; i++) {
+		snprintf(path, sizeof(path), "%s/case%d.ini", fz->work_dir, i);
+		unlink(path);
+	}
+	rmdir(fz->work_dir);
+	free(s->run);
+	free(s->found_run);
+}
+
+/* The summary line, then "no failure" (0) or the failure shrunk and saved (1, or 2). */
+static int search_report(const struct fuzz *fz, struct fz_search *s, const char *policy_arg)
+{
+	double t = now_s() - s->start;
+
+	printf("fuzz: seed %" PRIu64 ": %" PRIu64 " case%s in %.1f s (%.1f cases/s), "
+	       "policies %s\n", fz->seed, s->done, s->done == 1 ? "" : "s", t,
+	       t > 0 ? (double)s->done / t : 0.0, policy_arg ? policy_arg : "(every built-in)");
+	if (s->found == UINT64_MAX) {
+		printf("no failure\n");
+		return 0;
+	}
+	fflush(stdout);
+	return report_failure(fz, s->found, s->found_run, &s->found_oc);
+}
+
+int cmd_fuzz(int argc, char **argv)
+{
+	struct fuzz fz = {
+		.seed = 1, .case_timeout_s = FZ_CASE_TIMEOUT_S, .shrink_time_s = FZ_SHRINK_TIME_S,
+		.jobs = 2, .out_dir = "fuzz-findings",
+	};
+	struct fz_search *s;
+	const char *policy_arg = NULL;
+	char *policy_buf = NULL;
+	int rc;
+
+	if ((rc = fuzz_parse(&fz, argc, argv, &policy_arg)) >= 0)
+		return rc;
 	if (fuzz_types_init(&fz))
 		return 2;
-
-	/* the policies: --policy's list, else every built-in one */
-	if (policy_arg) {
-		if (args_list_has_empty(policy_arg))
-			return fuzz_fail("--policy '%s': an empty name", policy_arg);
-		policy_buf = strdup(policy_arg);
-		if (!policy_buf)
-			return fuzz_fail("out of memory");
-		for (char *save, *p = strtok_r(policy_buf, ",", &save); p;
-		     p = strtok_r(NULL, ",", &save)) {
-			if (fz.nr_policies == FZ_MAX_POLICIES) {
-				free(policy_buf);
-				return fuzz_fail("--policy: at most %d policies", FZ_MAX_POLICIES);
-			}
-			if (!child_policy_get(p, err, sizeof(err))) {
-				free(policy_buf);
-				return fuzz_fail("--policy: %s", err);
-			}
-			fz.policies[fz.nr_policies++] = p;
-		}
-	} else {
-		for (int i = 0; reclaim_policies[i] && fz.nr_policies < FZ_MAX_POLICIES; i++)
-			fz.policies[fz.nr_policies++] = reclaim_policies[i]->name;
+	if (fuzz_policies(&fz, policy_arg, &policy_buf)) {
+		free(policy_buf);
+		return 2;
 	}
-
 	snprintf(fz.work_dir, sizeof(fz.work_dir), "%s/mmemu-fuzz-XXXXXX",
 		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(fz.work_dir)) {
@@ -1607,124 +1771,27 @@ int cmd_fuzz(int argc, char **argv)
 		free(policy_buf);
 		return rc;
 	}
-	run = calloc(1, sizeof(*run));
-	found_run = calloc(1, sizeof(*found_run));
-	if (!run || !found_run) {
+	s = calloc(1, sizeof(*s));
+	if (s) {
+		for (int i = 0; i < FZ_MAX_JOBS; i++)
+			s->slots[i].fd = -1;
+		s->found = UINT64_MAX;
+		s->run = calloc(1, sizeof(*s->run));
+		s->found_run = calloc(1, sizeof(*s->found_run));
+	}
+	if (!s || !s->run || !s->found_run) {
 		rc = fuzz_fail("out of memory");
-		goto out;
-	}
-	fz.tty = isatty(STDERR_FILENO);
-	start = now_s();
-	deadline = fz.time_s > 0 ? start + fz.time_s : INFINITY;
-
-	for (;;) {
-		struct pollfd pfd[FZ_MAX_JOBS];
-		int map[FZ_MAX_JOBS], np = 0, pr;
-		double wait_s = 0.25;
-
-		/* start cases until -j run, unless a bound is reached or a case failed */
-		for (int i = 0; i < fz.jobs && found == UINT64_MAX; i++) {
-			if (slots[i].fd >= 0)
-				continue;
-			if ((fz.runs && next >= fz.runs) || now_s() >= deadline)
-				break;
-			if ((rc = gen_case(&fz, next, run)))
-				goto out;
-			if ((pr = case_start(&fz, &slots[i], i, run, next))) {
-				rc = fuzz_fail("cannot start a case: %s", strerror(-pr));
-				goto out;
-			}
-			next++;
-			running++;
-		}
-		if (!running)
-			break;
-		for (int i = 0; i < fz.jobs; i++) {
-			double left;
-
-			if (slots[i].fd < 0)
-				continue;
-			left = fz.case_timeout_s - (now_s() - slots[i].started);
-			if (left < wait_s)
-				wait_s = left > 0 ? left : 0;
-			pfd[np] = (struct pollfd){ .fd = slots[i].fd, .events = POLLIN };
-			map[np++] = i;
-		}
-		pr = poll(pfd, (nfds_t)np, (int)(wait_s * 1000) + 1);
-		if (pr < 0 && errno != EINTR) {
-			rc = fuzz_fail("poll: %s", strerror(errno));
-			goto out;
-		}
-		for (int p = 0; p < np; p++) {
-			struct fz_slot *sl = &slots[map[p]];
-			bool ended = (pfd[p].revents & (POLLIN | POLLHUP | POLLERR)) && slot_read(sl);
-			bool hung = !ended && now_s() - sl->started >= fz.case_timeout_s;
-			struct fz_outcome oc;
-
-			if (!ended && !hung)
-				continue;
-			case_finish(sl, hung, fz.case_timeout_s, &oc);
-			running--;
-			done++;
-			/* the lowest failing index, as one job would find it */
-			if (oc.cls != FZ_PASS && sl->idx < found) {
-				found = sl->idx;
-				found_oc = oc;
-				if (gen_case(&fz, found, found_run)) {
-					rc = 2;
-					goto out;
-				}
-			}
-		}
-		/* a failure: the cases after it do not count; those before it end first */
-		if (found != UINT64_MAX)
-			for (int i = 0; i < fz.jobs; i++)
-				if (slots[i].fd >= 0 && slots[i].idx > found) {
-					struct fz_outcome ignored;
-
-					case_finish(&slots[i], true, 0, &ignored);
-					running--;
-				}
-		if (fz.tty) {
-			fprintf(stderr, "\r[fuzz] %" PRIu64 " cases, %.1f s\033[K", done,
-				now_s() - start);
-			fflush(stderr);
-		}
-	}
-	if (fz.tty)
-		fprintf(stderr, "\r\033[K");
-	{
-		double t = now_s() - start;
-
-		printf("fuzz: seed %" PRIu64 ": %" PRIu64 " case%s in %.1f s (%.1f cases/s), "
-		       "policies %s\n", fz.seed, done, done == 1 ? "" : "s", t,
-		       t > 0 ? (double)done / t : 0.0, policy_arg ? policy_arg : "(every built-in)");
-	}
-	if (found == UINT64_MAX) {
-		printf("no failure\n");
-		rc = 0;
 	} else {
-		fflush(stdout);
-		rc = report_failure(&fz, found, found_run, &found_oc);
+		fz.tty = isatty(STDERR_FILENO);
+		rc = search(&fz, s);
+		if (!rc)
+			rc = search_report(&fz, s, policy_arg);
 	}
-out:
-	for (int i = 0; i < FZ_MAX_JOBS; i++)
-		if (slots[i].fd >= 0) {
-			struct fz_outcome ignored;
-
-			case_finish(&slots[i], true, 0, &ignored);
-		}
-	if (fz.work_dir[0]) {
-		char path[4200];
-
-		for (int i = 0; i < FZ_MAX_JOBS; i++) {
-			snprintf(path, sizeof(path), "%s/case%d.ini", fz.work_dir, i);
-			unlink(path);
-		}
+	if (s)
+		search_cleanup(&fz, s);
+	else
 		rmdir(fz.work_dir);
-	}
-	free(run);
-	free(found_run);
+	free(s);
 	free(policy_buf);
 	return rc;
 }
