@@ -2349,184 +2349,221 @@ static double runs_end(const struct plot *p)
 	return end;
 }
 
-int cmd_plot(int argc, char **argv)
+/* plot's options, as given. */
+struct plot_args {
+	const char *what_arg;	/* --what, "gens" by default */
+	const char *out;	/* -o, NULL: <what>.svg */
+	const char *script_out;	/* --script, or NULL */
+	const char *node_arg, *from_arg, *to_arg;	/* --node, --from, --to, or NULL */
+	char *memcg_arg;	/* --memcg (a copy: select_panels() cuts it), or NULL */
+	bool force;		/* --force */
+};
+
+/* Takes plot's options into a: -1, or the exit status now. */
+static int plot_parse(struct plot_args *a, int argc, char **argv)
 {
-	const char *what_arg = "gens", *out = NULL, *script_out = NULL, *gnuplot, *tmp;
-	const char *node_arg = NULL, *from_arg = NULL, *to_arg = NULL;
-	char default_out[32], *title = NULL, dir[4096], script[4200], *memcg_arg = NULL;
-	struct plot p = { .node = -1, .to = INFINITY };
-	Mmemu__Invocation *first = NULL;
-	bool force = false;
-	enum what what = W_GENS;
-	char *text = NULL;
-	size_t len = 0;
-	int opt, rc = 0, nw;
+	int opt;
 
 	optind = 1;
 	while ((opt = cli_getopt(CMD_PLOT, argc, argv)) != -1) {
 		switch (opt) {
 		case OPT_WHAT:
-			what_arg = optarg;
+			a->what_arg = optarg;
 			break;
 		case OPT_OUT:
-			out = optarg;
+			a->out = optarg;
 			break;
 		case OPT_SCRIPT:
-			script_out = optarg;
+			a->script_out = optarg;
 			break;
 		case OPT_MEMCG:
-			free(memcg_arg);
-			memcg_arg = xstrdup(optarg);
+			free(a->memcg_arg);
+			a->memcg_arg = xstrdup(optarg);
 			break;
 		case OPT_NODE:
-			node_arg = optarg;
+			a->node_arg = optarg;
 			break;
 		case OPT_FROM:
-			from_arg = optarg;
+			a->from_arg = optarg;
 			break;
 		case OPT_TO:
-			to_arg = optarg;
+			a->to_arg = optarg;
 			break;
 		case OPT_FORCE:
-			force = true;
+			a->force = true;
 			break;
 		case OPT_HELP:
 			help_command(stdout, "plot");
-			free(memcg_arg);
 			return 0;
 		default:
 			help_command(stderr, "plot");
-			free(memcg_arg);
 			return 2;
 		}
 	}
-	for (nw = 0; nw < NR_WHAT && strcmp(what_arg, what_names[nw]); nw++)
+	return -1;
+}
+
+/*
+ * What to draw, the window and the image from a (default_out: room for
+ * "<what>.svg"), before a file is read: 0, or the exit status.
+ */
+static int plot_setup(struct plot *p, const struct plot_args *a, int files, enum what *what,
+		      char *default_out, size_t len)
+{
+	int nw;
+
+	for (nw = 0; nw < NR_WHAT && strcmp(a->what_arg, what_names[nw]); nw++)
 		;
-	if (nw == NR_WHAT) {
-		free(memcg_arg);
+	if (nw == NR_WHAT)
 		return fail("--what '%s': expected gens, memory, throughput, refaults, swap, pressure "
-			    "or pgscan-rate", what_arg);
-	}
-	if (parse_window(from_arg, to_arg, &p.from, &p.to)) {
-		free(memcg_arg);
+			    "or pgscan-rate", a->what_arg);
+	if (parse_window(a->from_arg, a->to_arg, &p->from, &p->to))
 		return 2;
-	}
-	what = (enum what)nw;
-	if (optind >= argc) {
+	*what = (enum what)nw;
+	if (!files) {
 		help_command(stderr, "plot");
-		free(memcg_arg);
 		return 2;
 	}
-	if (!out) {
-		snprintf(default_out, sizeof(default_out), "%s.svg", what_names[what]);
-		out = default_out;
+	p->out = a->out;
+	if (!p->out) {
+		snprintf(default_out, len, "%s.svg", what_names[*what]);
+		p->out = default_out;
 	}
-	if (ends_with(out, ".png")) {
-		p.png = true;
-	} else if (!ends_with(out, ".svg")) {
-		free(memcg_arg);
-		return fail("-o '%s': expected a .svg or .png file", out);
-	}
-	p.out = out;
+	if (ends_with(p->out, ".png"))
+		p->png = true;
+	else if (!ends_with(p->out, ".svg"))
+		return fail("-o '%s': expected a .svg or .png file", p->out);
+	return 0;
+}
 
-	for (int i = optind; i < argc && !rc; i++)
-		rc = load_file(&p, argv[i], &title, &first, argv[optind], force);
-	if (first)
-		mmemu__invocation__free_unpacked(first, NULL);
-	if (rc)
-		goto out;
-	unique_labels(&p);
-	p.title = title;
-	{
-		int have = 0;
+/* Whether the runs have samples of what (in the window): 0, or a message and 2. */
+static int check_samples(const struct plot *p, enum what what, const struct plot_args *a)
+{
+	int have = 0;
 
-		for (int r = 0; r < p.nr_runs; r++)
-			have += what == W_GENS ? p.runs[r].nlv :
-				what == W_SWAP ? p.runs[r].swap.n :
-				what == W_PGSCAN ? p.runs[r].scan.n :
-				what == W_PRESSURE ? p.runs[r].psi_some.n : p.runs[r].nr_stats;
-		if (!have && what == W_PRESSURE && p.runs[0].nr_stats) {
-			rc = fail("pressure: the runs' samples have no memory_pressure (saved before "
-				  "mmemu modelled PSI)");
-			goto out;
-		}
-		if (!have && what == W_SWAP) {
-			rc = fail("swap: the runs have no swap (their scenario has no [swap] section)");
-			goto out;
-		}
-		if (!have && (from_arg || to_arg)) {
-			rc = fail("%s: no samples from %s to %s (the runs end at %.3f s)",
-				  what_names[what], from_arg ? from_arg : "0",
-				  to_arg ? to_arg : "the end", runs_end(&p));
-			goto out;
-		}
-		if (!have) {
-			rc = fail("%s: no samples of that kind in the runs (saved with --sample 0?)",
-				  what_names[what]);
-			goto out;
-		}
-	}
-	rc = select_panels(&p, what, memcg_arg, node_arg);
-	if (rc)
-		goto out;
+	for (int r = 0; r < p->nr_runs; r++)
+		have += what == W_GENS ? p->runs[r].nlv :
+			what == W_SWAP ? p->runs[r].swap.n :
+			what == W_PGSCAN ? p->runs[r].scan.n :
+			what == W_PRESSURE ? p->runs[r].psi_some.n : p->runs[r].nr_stats;
+	if (have)
+		return 0;
+	if (what == W_PRESSURE && p->runs[0].nr_stats)
+		return fail("pressure: the runs' samples have no memory_pressure (saved before "
+			    "mmemu modelled PSI)");
+	if (what == W_SWAP)
+		return fail("swap: the runs have no swap (their scenario has no [swap] section)");
+	if (a->from_arg || a->to_arg)
+		return fail("%s: no samples from %s to %s (the runs end at %.3f s)",
+			    what_names[what], a->from_arg ? a->from_arg : "0",
+			    a->to_arg ? a->to_arg : "the end", runs_end(p));
+	return fail("%s: no samples of that kind in the runs (saved with --sample 0?)",
+		    what_names[what]);
+}
 
-	if (script_out) {
-		p.to_file = true;
-		if (make_script(&p, what, &text, &len)) {
-			rc = fail("%s", "out of memory");
-			goto out;
-		}
-		rc = write_file(script_out, text, len);
-		if (rc) {
-			rc = fail("--script '%s': cannot write it: %s", script_out, strerror(-rc));
-			goto out;
-		}
-		printf("plot: wrote %s\n", script_out);
+/* --script: the gnuplot script as it would write the image to a file. 0, or the exit status. */
+static int write_script(struct plot *p, enum what what, const char *script_out)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	p->to_file = true;
+	rc = make_script(p, what, &text, &len);
+	p->to_file = false;
+	if (rc) {
 		free(text);
-		text = NULL;
-		p.to_file = false;
+		return fail("%s", "out of memory");
 	}
-	if (make_script(&p, what, &text, &len)) {
-		rc = fail("%s", "out of memory");
-		goto out;
-	}
-	gnuplot = find_gnuplot();
+	rc = write_file(script_out, text, len);
+	free(text);
+	if (rc)
+		return fail("--script '%s': cannot write it: %s", script_out, strerror(-rc));
+	printf("plot: wrote %s\n", script_out);
+	return 0;
+}
+
+/* Has gnuplot draw script text (len bytes) into p->out. 0, or the exit status. */
+static int draw(const struct plot *p, const char *text, size_t len)
+{
+	const char *gnuplot = find_gnuplot(), *tmp = getenv("TMPDIR");
+	char dir[4096], script[4200], *img = NULL;
+	size_t img_len = 0;
+	int rc, status;
+
 	if (!gnuplot) {
 		fprintf(stderr, "mmemu: plot: gnuplot not found (apt-get install gnuplot-nox)\n");
-		rc = 2;
-		goto out;
+		return 2;
 	}
-	tmp = getenv("TMPDIR");
 	snprintf(dir, sizeof(dir), "%s/mmemu-plot-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir)) {
-		rc = fail("cannot make a temporary directory: %s", strerror(errno));
-		goto out;
-	}
+	if (!mkdtemp(dir))
+		return fail("cannot make a temporary directory: %s", strerror(errno));
 	snprintf(script, sizeof(script), "%s/plot.gp", dir);
 	if ((rc = write_file(script, text, len))) {
 		rc = fail("cannot write '%s': %s", script, strerror(-rc));
-	} else {
-		char *img = NULL;
-		size_t img_len = 0;
-		int status = run_gnuplot(gnuplot, script, &img, &img_len);
-
-		if (status || !img_len) {
-			fprintf(stderr, "mmemu: plot: gnuplot failed (status %d) to draw '%s'\n",
-				status, out);
-			rc = 1;
-		} else {
-			rc = sink_write_bytes(img, img_len, out, "plot: -o");
-			if (!rc)
-				printf("plot: wrote %s\n", out);
-		}
-		free(img);
+		goto out;
 	}
+	status = run_gnuplot(gnuplot, script, &img, &img_len);
+	if (status || !img_len) {
+		fprintf(stderr, "mmemu: plot: gnuplot failed (status %d) to draw '%s'\n", status,
+			p->out);
+		rc = 1;
+	} else {
+		rc = sink_write_bytes(img, img_len, p->out, "plot: -o");
+		if (!rc)
+			printf("plot: wrote %s\n", p->out);
+	}
+	free(img);
+out:
 	unlink(script);
 	rmdir(dir);
+	return rc;
+}
+
+/* Reads the files, checks they have what to draw and picks the panels. 0, or the exit status. */
+static int plot_load(struct plot *p, enum what what, struct plot_args *a, int argc, char **argv,
+		     char **title)
+{
+	Mmemu__Invocation *first = NULL;
+	int rc = 0;
+
+	for (int i = optind; i < argc && !rc; i++)
+		rc = load_file(p, argv[i], title, &first, argv[optind], a->force);
+	if (first)
+		mmemu__invocation__free_unpacked(first, NULL);
+	if (rc)
+		return rc;
+	unique_labels(p);
+	p->title = *title;
+	if ((rc = check_samples(p, what, a)))
+		return rc;
+	return select_panels(p, what, a->memcg_arg, a->node_arg);
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	struct plot_args a = { .what_arg = "gens" };
+	struct plot p = { .node = -1, .to = INFINITY };
+	char default_out[32], *title = NULL, *text = NULL;
+	enum what what = W_GENS;
+	size_t len = 0;
+	int rc;
+
+	if ((rc = plot_parse(&a, argc, argv)) >= 0)
+		goto out;
+	rc = plot_setup(&p, &a, argc - optind, &what, default_out, sizeof(default_out));
+	if (!rc)
+		rc = plot_load(&p, what, &a, argc, argv, &title);
+	if (!rc && a.script_out)
+		rc = write_script(&p, what, a.script_out);
+	if (!rc && make_script(&p, what, &text, &len))
+		rc = fail("%s", "out of memory");
+	if (!rc)
+		rc = draw(&p, text, len);
 out:
 	free(text);
 	free(title);
-	free(memcg_arg);
+	free(a.memcg_arg);
 	for (int i = 0; i < p.nsel; i++)
 		free((char *)p.sel[i]);
 	free(p.sel);
