@@ -29,6 +29,29 @@ def v(c, pairs):
 A1_TPUT = rp.claim("throughput ops/s", "x", 62485, 79761)            # +27.6 %
 
 
+class Commit(unittest.TestCase):
+    # the report names the binary's commit, not the tree's (they differ with
+    # --mmemu PATH, or when the tree moved on while the runs went)
+    def test_version_line_names_the_commit(self):
+        self.assertEqual(rp.version_commit("mmemu 0.1.0, git e24be12ef4b2\nLicense GPL-2.0-only.\n"),
+                         "e24be12")
+        self.assertEqual(rp.version_commit("mmemu 0.1.0, git ed09c948d36a, dirty\n"),
+                         "ed09c94-dirty")
+
+    def test_no_commit_in_the_version_is_none(self):
+        self.assertIsNone(rp.version_commit("mmemu 0.1.0\n"))
+        self.assertIsNone(rp.version_commit(""))
+
+    def test_binary_commit_runs_the_binary(self):
+        mmemu = os.environ.get("MMEMU")
+        if not mmemu:
+            self.skipTest("MMEMU not set")
+        out = __import__("subprocess").run([mmemu, "--version"], capture_output=True,
+                                           text=True).stdout
+        self.assertEqual(rp.binary_commit(mmemu), rp.version_commit(out))
+        self.assertIsNone(rp.binary_commit("/nonexistent/mmemu"))
+
+
 class Verdicts(unittest.TestCase):
     def test_small_change_beyond_noise_is_weak_never_match(self):
         # A1 at 1/16: +0.6 % against +27.6 %, seeds agreeing within 0.2 %
