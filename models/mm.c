@@ -260,6 +260,15 @@ int mm_init(const struct machine *machine, const struct reclaim_policy *policy,
 	return 0;
 }
 
+int mm_start_daemons(void)
+{
+	int nid;
+
+	for_each_node(nid)
+		kswapd_run(nid);
+	return mem_cgroup_stats_flusher_start() ? -ENOMEM : 0;
+}
+
 void mm_exit(void)
 {
 	engine_set_sleep_hook(NULL);

@@ -456,6 +456,12 @@ static inline void folio_inc_version(struct folio *folio)
 int mm_init(const struct machine *machine, const struct reclaim_policy *policy,
 	    int vm_swappiness, uint64_t seed);
 void mm_exit(void);
+/*
+ * The kernel threads of a booted machine, once its devices and workloads
+ * exist: kswapd on every node (kswapd_run() at boot) and the periodic memcg
+ * stats flush (flush_memcg_stats_dwork). 0, or -ENOMEM.
+ */
+int mm_start_daemons(void);
 
 /*
  * Local lruvec counter, as __mod_lruvec_state() would update it; the change

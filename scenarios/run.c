@@ -280,8 +280,6 @@ static int build_machine(const struct scenario *s, const struct run_opts *o,
 			 const struct reclaim_policy *policy, struct run_machine *m, char *err,
 			 size_t errlen)
 {
-	int nid;
-
 	if (boot(s, policy, o->seed, err, errlen))
 		return -1;
 	set_knobs(s, policy);
@@ -295,9 +293,7 @@ static int build_machine(const struct scenario *s, const struct run_opts *o,
 	if (create_devices(s, m, o->seed, err, errlen) || create_memcgs(s, err, errlen) ||
 	    start_workloads(s, m, err, errlen) || setup_swap(s, m, err, errlen))
 		return -1;
-	for_each_node(nid)
-		kswapd_run(nid);
-	if (mem_cgroup_stats_flusher_start()) {
+	if (mm_start_daemons()) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}

@@ -137,15 +137,14 @@ int bench_boot(uint64_t pages, const struct reclaim_policy *policy, struct block
 	free(xml);
 	blockdev_default_params(BDEV_NVME, &p);
 	blockdev_init(dev, "nvme", &p, 1);
-	/* dirty pages need the flusher, and memcg dirty limits the rstat flush,
-	 * as a scenario's machine has them (scenario_run) */
+	/* dirty pages need the flusher, and memcg dirty limits the rstat flush
+	 * (mm_start_daemons), as a scenario's machine has them */
 	if (wb_create(dev)) {
 		fprintf(stderr, "mmemu: bench: setup failed\n");
 		return 1;
 	}
 	actor_create("bench", 0, fn, arg, false);
-	kswapd_run(0);
-	if (mem_cgroup_stats_flusher_start()) {
+	if (mm_start_daemons()) {
 		fprintf(stderr, "mmemu: bench: setup failed\n");
 		return 1;
 	}
