@@ -3,7 +3,9 @@
  * The runner of tools/runner.h on children of this test binary itself
  * (argv[1] says what a child does): -j at a time and no more, each child's
  * stdout whole and its last stderr line, its exit status, a child past the
- * timeout killed and said so; and the progress line's ETA.
+ * timeout killed and said so; one child killed by its index, or those
+ * past an index, and work started from on_exit in the same loop; and the
+ * progress line's ETA.
  */
 #include <check.h>
 #include <signal.h>
@@ -131,6 +133,84 @@ START_TEST(test_runner_io)
 }
 END_TEST
 
+/* What test_runner_kill saw: each child's end, in order. */
+struct killed {
+	int ended[5];		/* 1 + the order it ended in, 0: not yet */
+	int nr_ended;
+	struct runner_exit e[5];
+	char out[5][16];
+	unsigned killed_late;	/* runner_kill*() from the on_exit of child 4 */
+};
+
+static char **args_of(const char *a0, const char *a1, const char *a2)
+{
+	char **a = calloc(4, sizeof(*a));
+
+	ck_assert_ptr_nonnull(a);
+	a[0] = strdup(a0);
+	a[1] = a1 ? strdup(a1) : NULL;
+	a[2] = a2 ? strdup(a2) : NULL;
+	return a;
+}
+
+static void on_exit_kill(struct runner *r, const struct runner_exit *e)
+{
+	struct killed *k = r->ctx;
+
+	ck_assert_uint_lt(e->index, 5);
+	k->e[e->index] = *e;
+	k->ended[e->index] = ++k->nr_ended;
+	snprintf(k->out[e->index], sizeof(k->out[0]), "%.*s", (int)e->out_len,
+		 (const char *)e->out);
+	/* 1 and 3 killed: new work from on_exit, in this same loop */
+	if (k->ended[1] && k->ended[3] && !k->ended[4] && (e->index == 1 || e->index == 3)) {
+		ck_assert(runner_can_spawn(r));
+		ck_assert_int_eq(runner_spawn(r, 4, args_of("echo", "out 4", "4"),
+					      strdup("child 4")), 0);
+	}
+	/* it ended: 0 and 2 still sleep; now them, one by its index, one as past 0 */
+	if (e->index == 4) {
+		ck_assert(!k->ended[0] && !k->ended[2]);
+		k->killed_late = runner_kill_past(r, 0) * 10 + runner_kill(r, 0);
+	}
+}
+
+/*
+ * runner_kill() ends the one child of an index, runner_kill_past() those
+ * after an index, and the others run on; a child started from on_exit runs
+ * in the same runner_run().
+ */
+START_TEST(test_runner_kill)
+{
+	static struct runner r;
+	struct killed k = { 0 };
+
+	ck_assert_int_eq(runner_open(&r, 4, 30.0), 0);
+	r.ctx = &k;
+	r.on_exit = on_exit_kill;
+	for (size_t i = 0; i < 4; i++)
+		ck_assert_int_eq(runner_spawn(&r, i, args_of("sleep", NULL, NULL), strdup("sleep")), 0);
+	ck_assert_uint_eq(runner_kill(&r, 1), 1);
+	ck_assert_uint_eq(runner_kill_past(&r, 2), 1);	/* 3 */
+	ck_assert_uint_eq(runner_kill(&r, 9), 0);
+	runner_run(&r);
+	ck_assert_double_lt(runner_elapsed_s(&r), 20.0);	/* killed, not timed out */
+	runner_close(&r);
+	ck_assert_int_eq(k.nr_ended, 5);
+	ck_assert_uint_eq(k.killed_late, 11);	/* 2 past 0, then 0 */
+	for (size_t i = 0; i < 4; i++) {
+		ck_assert_int_eq(k.e[i].term_signal, SIGKILL);
+		ck_assert(!k.e[i].timed_out);
+	}
+	ck_assert_int_gt(k.ended[4], k.ended[1]);
+	ck_assert_int_gt(k.ended[4], k.ended[3]);
+	ck_assert_int_gt(k.ended[0], k.ended[4]);
+	ck_assert_int_gt(k.ended[2], k.ended[4]);
+	ck_assert_int_eq(k.e[4].exit_status, 4);
+	ck_assert_str_eq(k.out[4], "out 4");
+}
+END_TEST
+
 START_TEST(test_runner_eta)
 {
 	char buf[32];
@@ -172,6 +252,7 @@ int main(int argc, char **argv)
 	tc = tcase_create("runner");
 	tcase_add_test(tc, test_runner_children);
 	tcase_add_test(tc, test_runner_io);
+	tcase_add_test(tc, test_runner_kill);
 	tcase_add_test(tc, test_runner_eta);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);

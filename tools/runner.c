@@ -346,6 +346,30 @@ void runner_kill_all(struct runner *r)
 			kill(-r->slot[s]->proc.pid, SIGKILL);
 }
 
+unsigned runner_kill(struct runner *r, size_t index)
+{
+	unsigned n = 0;
+
+	for (unsigned s = 0; s < r->jobs; s++)
+		if (r->slot[s] && r->slot[s]->index == index) {
+			kill(-r->slot[s]->proc.pid, SIGKILL);
+			n++;
+		}
+	return n;
+}
+
+unsigned runner_kill_past(struct runner *r, size_t index)
+{
+	unsigned n = 0;
+
+	for (unsigned s = 0; s < r->jobs; s++)
+		if (r->slot[s] && r->slot[s]->index > index) {
+			kill(-r->slot[s]->proc.pid, SIGKILL);
+			n++;
+		}
+	return n;
+}
+
 static void on_signal(uv_signal_t *h, int sig)
 {
 	struct runner *r = h->data;

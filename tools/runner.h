@@ -59,7 +59,11 @@ struct runner {
 	void *ctx;			/* the caller's, for its callbacks */
 	void (*progress_fn)(struct runner *r);	/* what the progress timer calls */
 	struct sigaction old_sigpipe;	/* SIGPIPE's action before runner_open() */
-	/* a child ended; its handles close after this returns */
+	/*
+	 * A child ended; its handles close after this returns. Its slot is
+	 * free already: on_exit may start the next child (runner_spawn()),
+	 * which the same runner_run() then runs.
+	 */
 	void (*on_exit)(struct runner *r, const struct runner_exit *e);
 };
 
@@ -93,6 +97,13 @@ int runner_spawn_io(struct runner *r, size_t index, char **args, char *label,
 		    const struct runner_io *io);
 /* SIGKILL to every child's process group (their ends still arrive). */
 void runner_kill_all(struct runner *r);
+/*
+ * SIGKILL to the process group of the children started as index (their
+ * ends still arrive, term_signal SIGKILL). How many were running.
+ */
+unsigned runner_kill(struct runner *r, size_t index);
+/* runner_kill() of every child whose index is past index: later work not wanted. */
+unsigned runner_kill_past(struct runner *r, size_t index);
 /* Redraws with fn(r) every half second on a terminal, until runner_close(). */
 void runner_progress_every(struct runner *r, void (*fn)(struct runner *r));
 /* Host seconds since runner_open(). */
