@@ -737,14 +737,102 @@ static void gen_memcg(struct fz_rng *r, struct fz_case *c, int i, uint64_t total
 		kv_str(m, "memory.max", "max");
 }
 
+/* Swap: none, zram or an area on one of the case's devices. */
+static void gen_swap(struct fz_rng *r, struct fz_case *c, uint64_t total, int nr_devices)
+{
+	static const char *const comp[] = { "lz4", "lzo", "zstd" };
+	struct fz_sect *s;
+
+	switch (rnd(r) % 5) {
+	case 0: case 1:
+		break;
+	case 2: case 3:
+		s = sect_add(c, "swap");
+		kv_str(s, "type", "zram")->keep = true;
+		kv_size(s, "disksize", (uint64_t)((double)total * rnd_double(r, 0.1, 2)), 64 * MIB);
+		kv_str(s, "comp_algorithm", "%s", comp[rnd(r) % 3]);
+		break;
+	default:
+		s = sect_add(c, "swap");
+		kv_str(s, "type", "block")->keep = true;
+		kv_str(s, "device", "d%d", (int)(rnd(r) % (uint64_t)nr_devices))->keep = true;
+		kv_size(s, "size", (uint64_t)((double)total * rnd_double(r, 0.1, 2)), 64 * MIB);
+		break;
+	}
+}
+
+/* [sysctl] (half the cases), and the MGLRU ablation switches (the other policies read none). */
+static void gen_sysctl(struct fz_rng *r, struct fz_case *c)
+{
+	struct fz_sect *s;
+
+	if (rnd_pct(r, 50)) {
+		s = sect_add(c, "sysctl");
+		kv_num(s, "vm.swappiness", FZ_COUNT, rnd_range(r, 0, 200), 0);
+		if (rnd_pct(r, 20))
+			kv_num(s, "vm.watermark_scale_factor", FZ_COUNT, rnd_range(r, 1, 1000), 1);
+		if (rnd_pct(r, 20))
+			kv_num(s, "vm.dirty_ratio", FZ_COUNT, rnd_range(r, 5, 60), 1);
+		if (rnd_pct(r, 20))
+			kv_num(s, "vm.page-cluster", FZ_COUNT, rnd_range(r, 0, 5), 0);
+	}
+	if (rnd_pct(r, 30)) {
+		const char *sw[16];
+		int nr_sw = mglru_switches(sw, 16);
+
+		s = sect_add(c, "mglru");
+		for (int i = 0; i < nr_sw; i++)
+			if (rnd_pct(r, 40))
+				kv_num(s, sw[i], FZ_COUNT, 0, 0);
+		if (!s->nr)
+			kv_num(s, sw[rnd(r) % (uint64_t)nr_sw], FZ_COUNT, 0, 0);
+	}
+}
+
+/*
+ * The case's workloads, each of a type drawn; base holds what they share
+ * (its r, c, sizes and counts). 0, or 2 with a message (a generator and
+ * its type disagree).
+ */
+static int gen_workloads(const struct fuzz *fz, const struct fz_gen *base, int nodes)
+{
+	struct fz_rng *r = base->r;
+	int nr_workloads = (int)rnd_range(r, 1, FZ_MAX_WORKLOADS);
+
+	for (int i = 0; i < nr_workloads; i++) {
+		int t = (int)(rnd(r) % (uint64_t)fz->nr_types);
+		struct fz_gen g = *base;
+
+		g.type = fz->type_ops[t];
+		g.w = sect_add(g.c, "workload.w%d", i);
+		kv_str(g.w, "type", "%s", fz->types[t]->name)->keep = true;
+		if (g.nr_memcgs && rnd_pct(r, 75))
+			kv_str(g.w, "memcg", "m%d", (int)(rnd(r) % (uint64_t)g.nr_memcgs))->keep = true;
+		kv_num(g.w, "node", FZ_COUNT, rnd(r) % (uint64_t)nodes, 0)->keep = true;
+		if (rnd_pct(r, 70))
+			wl_count(&g, "threads", rnd_range(r, 1, 8));
+		if (rnd_pct(r, 20))
+			wl_time(&g, "start", rnd_range(r, 0, g.duration_ns / 2000) * 1000ULL);
+		if (rnd_pct(r, 50))
+			wl_time(&g, "think", rnd_range(r, 1, 50) * 1000ULL);
+		if (rnd_pct(r, 15))
+			wl_choice(&g, "advice");
+		fz->types[t]->gen(&g);
+		if (g.err)
+			return fuzz_fail("workload type '%s' has no key '%s' (tools/fuzz.c's "
+					 "generator and the type's key table disagree)",
+					 fz->types[t]->name, g.err);
+	}
+	return 0;
+}
+
 /* Case idx of the seed. 0, or 2 with a message (a generator and its type disagree). */
 static int gen_case(const struct fuzz *fz, uint64_t idx, struct fz_run *run)
 {
-	static const char *const comp[] = { "lz4", "lzo", "zstd" };
 	struct fz_rng r = { fz->seed * 0x2545f4914f6cdd1dULL ^ (idx + 1) * 0x9e3779b97f4a7c15ULL };
 	struct fz_case *c = &run->c;
 	struct fz_sect *s, *machine;
-	int nodes, nr_devices, nr_memcgs, nr_workloads;
+	int nodes, nr_devices, nr_memcgs;
 	uint64_t node_memory, duration_ns, total, denom;
 
 	memset(run, 0, sizeof(*run));
@@ -790,79 +878,21 @@ static int gen_case(const struct fuzz *fz, uint64_t idx, struct fz_run *run)
 			kv_num(s, "channels", FZ_COUNT, rnd_range(&r, 1, 64), 1);
 	}
 
-	/* swap: none, zram or an area on a device */
-	switch (rnd(&r) % 5) {
-	case 0: case 1:
-		break;
-	case 2: case 3:
-		s = sect_add(c, "swap");
-		kv_str(s, "type", "zram")->keep = true;
-		kv_size(s, "disksize", (uint64_t)((double)total * rnd_double(&r, 0.1, 2)), 64 * MIB);
-		kv_str(s, "comp_algorithm", "%s", comp[rnd(&r) % 3]);
-		break;
-	default:
-		s = sect_add(c, "swap");
-		kv_str(s, "type", "block")->keep = true;
-		kv_str(s, "device", "d%d", (int)(rnd(&r) % (uint64_t)nr_devices))->keep = true;
-		kv_size(s, "size", (uint64_t)((double)total * rnd_double(&r, 0.1, 2)), 64 * MIB);
-		break;
-	}
-
-	if (rnd_pct(&r, 50)) {
-		s = sect_add(c, "sysctl");
-		kv_num(s, "vm.swappiness", FZ_COUNT, rnd_range(&r, 0, 200), 0);
-		if (rnd_pct(&r, 20))
-			kv_num(s, "vm.watermark_scale_factor", FZ_COUNT, rnd_range(&r, 1, 1000), 1);
-		if (rnd_pct(&r, 20))
-			kv_num(s, "vm.dirty_ratio", FZ_COUNT, rnd_range(&r, 5, 60), 1);
-		if (rnd_pct(&r, 20))
-			kv_num(s, "vm.page-cluster", FZ_COUNT, rnd_range(&r, 0, 5), 0);
-	}
-	/* the MGLRU ablation switches (the other policies read none of them) */
-	if (rnd_pct(&r, 30)) {
-		const char *sw[16];
-		int nr_sw = mglru_switches(sw, 16);
-
-		s = sect_add(c, "mglru");
-		for (int i = 0; i < nr_sw; i++)
-			if (rnd_pct(&r, 40))
-				kv_num(s, sw[i], FZ_COUNT, 0, 0);
-		if (!s->nr)
-			kv_num(s, sw[rnd(&r) % (uint64_t)nr_sw], FZ_COUNT, 0, 0);
-	}
+	gen_swap(&r, c, total, nr_devices);
+	gen_sysctl(&r, c);
 
 	nr_memcgs = (int)rnd_range(&r, 0, FZ_MAX_MEMCGS);
 	for (int i = 0; i < nr_memcgs; i++)
 		gen_memcg(&r, c, i, total, 4 * MIB * denom);
 
-	nr_workloads = (int)rnd_range(&r, 1, FZ_MAX_WORKLOADS);
-	for (int i = 0; i < nr_workloads; i++) {
-		int t = (int)(rnd(&r) % (uint64_t)fz->nr_types);
+	{
 		struct fz_gen g = {
-			.r = &r, .c = c, .type = fz->type_ops[t], .node_memory = node_memory,
-			.duration_ns = duration_ns, .nr_devices = nr_devices, .nr_memcgs = nr_memcgs,
+			.r = &r, .c = c, .node_memory = node_memory, .duration_ns = duration_ns,
+			.nr_devices = nr_devices, .nr_memcgs = nr_memcgs,
 		};
 
-		g.w = sect_add(c, "workload.w%d", i);
-		kv_str(g.w, "type", "%s", fz->types[t]->name)->keep = true;
-		if (nr_memcgs && rnd_pct(&r, 75))
-			kv_str(g.w, "memcg", "m%d", (int)(rnd(&r) % (uint64_t)nr_memcgs))->keep = true;
-		kv_num(g.w, "node", FZ_COUNT, rnd(&r) % (uint64_t)nodes, 0)->keep = true;
-		if (rnd_pct(&r, 70))
-			wl_count(&g, "threads", rnd_range(&r, 1, 8));
-		if (rnd_pct(&r, 20))
-			wl_time(&g, "start", rnd_range(&r, 0, duration_ns / 2000) * 1000ULL);
-		if (rnd_pct(&r, 50))
-			wl_time(&g, "think", rnd_range(&r, 1, 50) * 1000ULL);
-		if (rnd_pct(&r, 15))
-			wl_choice(&g, "advice");
-		fz->types[t]->gen(&g);
-		if (g.err)
-			return fuzz_fail("workload type '%s' has no key '%s' (tools/fuzz.c's "
-					 "generator and the type's key table disagree)",
-					 fz->types[t]->name, g.err);
+		return gen_workloads(fz, &g, nodes);
 	}
-	return 0;
 }
 
 /* ---- running a case ---- */
