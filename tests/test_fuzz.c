@@ -5,12 +5,14 @@
  * saves a reproducer `mmemu run` fails on; a crash and a hang are
  * findings too; the same seed finds the same case whatever -j; a short
  * run over the built-in policies finds nothing (fuzzing in CI); bad
- * options exit 2.
+ * options exit 2. Each case is a cell, `mmemu fuzz --cell` (issue 35):
+ * its verdict one line on stdout, whatever a plug-in prints.
  */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tests/cli.h"
@@ -272,6 +274,85 @@ START_TEST(test_bad_options_exit_2)
 }
 END_TEST
 
+/* `mmemu fuzz --cell ARGS < text`: its stdout, and its exit status in *status. */
+static char *cell(const char *args, const char *text, int *status)
+{
+	char *in = cli_temp_file(".ini"), cmd[8192], *out = calloc(1, 4096);
+	FILE *f = fopen(in, "w"), *p;
+	size_t n;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(out);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(cmd, sizeof(cmd), "'%s' fuzz --cell %s < '%s' 2>/dev/null", cli_mmemu(), args, in);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	n = fread(out, 1, 4095, p);
+	out[n] = '\0';
+	*status = pclose(p);
+	*status = WIFEXITED(*status) ? WEXITSTATUS(*status) : -1;
+	cli_remove_temp(in);
+	return out;
+}
+
+#define TINY "[machine]\nnodes = 1\nnode_memory = 64M\nduration = 50ms\n\n" \
+	     "[workload.w0]\ntype = anon\nsize = 16M\nops = 1000\n"
+
+/*
+ * A cell's verdict is one line on stdout and nothing else: "K" for a case
+ * that passes (even under a plug-in that prints on stdout), "L <why>" for
+ * one the loader refuses, "F <kind> <why>" for a run that fails; a --cell
+ * of two policies is bad usage.
+ */
+START_TEST(test_cell_verdicts)
+{
+	int status;
+	char *out = cell("--policy classic --seed 1", TINY, &status);
+
+	ck_assert_int_eq(status, 0);
+	ck_assert_str_eq(out, "K\n");
+	free(out);
+	out = cell("--policy " SO("s3fifo-noisy") " --seed 1", TINY, &status);
+	ck_assert_int_eq(status, 0);
+	ck_assert_str_eq(out, "K\n");
+	free(out);
+	out = cell("--policy classic --seed 1", "[machine]\nnodes = x\n", &status);
+	ck_assert_int_eq(status, 0);
+	ck_assert_str_eq(out, "L scenario 'fuzz-case.ini' line 2: [machine] nodes: 'x' is not a "
+			 "node count\n");
+	free(out);
+	out = cell("--policy nosuch --seed 1", TINY, &status);
+	ck_assert_int_eq(status, 0);
+	ck_assert_msg(!strncmp(out, "F 0 ", 4) && strstr(out, "nosuch") &&
+		      strchr(out, '\n') == out + strlen(out) - 1, "not one F line: '%s'", out);
+	free(out);
+	out = cell("--policy classic,mglru --seed 1", TINY, &status);
+	ck_assert_int_eq(status, 2);
+	ck_assert_str_eq(out, "");
+	free(out);
+}
+END_TEST
+
+/*
+ * What the plug-in prints is not the cells' verdicts: the noisy example
+ * passes the cases its quiet original does.
+ */
+START_TEST(test_noisy_plugin_finds_nothing)
+{
+	char *dir = temp_dir();
+	const char *args[] = { "fuzz", "--policy", SO("s3fifo-noisy"), "--seed", "1", "--runs",
+			       "6", "--out", dir, NULL };
+	struct cli_out o = cli_run(args);
+
+	ck_assert_msg(o.status == 0, "status %d:\n%s%s", o.status, o.out, o.err);
+	assert_has(o.out, "fuzz: seed 1: 6 cases in ");
+	assert_has(o.out, "no failure");
+	cli_out_free(&o);
+	free(dir);
+}
+END_TEST
+
 static Suite *fuzz_suite(void)
 {
 	Suite *s = suite_create("fuzz");
@@ -283,6 +364,8 @@ static Suite *fuzz_suite(void)
 	tc = tcase_create("findings");
 	tcase_set_timeout(tc, 400);
 	tcase_add_test(tc, test_bad_options_exit_2);
+	tcase_add_test(tc, test_cell_verdicts);
+	tcase_add_test(tc, test_noisy_plugin_finds_nothing);
 	tcase_add_test(tc, test_crash_same_case_any_jobs);
 	tcase_add_test(tc, test_hang_is_a_finding);
 	suite_add_tcase(s, tc);

@@ -3,7 +3,7 @@
  * A killed parent leaves no simulation behind: `mmemu run` (its `mmemu run
  * --cell` children), `mmemu sweep` (its `mmemu run` children and theirs), `mmemu
  * check-policy` (its `mmemu run --cell` children), `mmemu bench --trace`
- * (its `--cell` replays) and
+ * (its `--cell` replays), `mmemu fuzz` (its `mmemu fuzz --cell` cases) and
  * tools/reproduce (its `mmemu run` children and theirs) are each started on
  * a long scenario, killed with SIGKILL, SIGTERM, SIGHUP and SIGINT once the
  * simulations are running, and every process below them must be gone (or a
@@ -336,6 +336,66 @@ START_TEST(test_bench_trace_killed)
 END_TEST
 
 /*
+ * fuzz's cases are children on the runner (`mmemu fuzz --cell`): under the
+ * looping plug-in a case that reclaims never ends, and --case-timeout is
+ * far past DEATH_WAIT_S.
+ */
+#define FUZZ_LOOPS(out) { cli_mmemu(), "fuzz", "--policy", POLICY_DIR "/s3fifo-loops.so", \
+			  "--runs", "50", "-j", "2", "--case-timeout", "600", "--out", out, NULL }
+
+START_TEST(test_fuzz_killed)
+{
+	const char *argv[] = FUZZ_LOOPS("/nonexistent/fuzz-findings");
+
+	kill_and_check(argv, 1, signals[_i]);
+}
+END_TEST
+
+/*
+ * The cells are `mmemu fuzz --cell --policy P --seed S` (exec'd, not forks
+ * of fuzz); a SIGTERM ends them, and fuzz dies of it.
+ */
+START_TEST(test_fuzz_children_are_cells)
+{
+	const char *argv[] = FUZZ_LOOPS("/nonexistent/fuzz-findings");
+	struct proc below[MAX_PROCS];
+	int level[MAX_PROCS], n = 0, status, cells = 0;
+	pid_t root = start(argv);
+	double t0 = now_s();
+	char line[4096];
+
+	while (cells < 2) {
+		ck_assert_msg(now_s() - t0 < START_WAIT_S, "fuzz started %d cells in %d s", cells,
+			      START_WAIT_S);
+		usleep(50 * 1000);
+		n = descendants(root, below, level, MAX_PROCS);
+		cells = 0;
+		for (int i = 0; i < n; i++) {
+			if (level[i] != 1)
+				continue;
+			cmdline(below[i].pid, line, sizeof(line));
+			cells += strstr(line, " fuzz --cell --policy " POLICY_DIR "/s3fifo-loops.so "
+					"--seed ") != NULL;
+		}
+	}
+	ck_assert_int_eq(kill(root, SIGTERM), 0);
+	ck_assert_int_eq(waitpid(root, &status, 0), root);
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM, "fuzz: status %#x",
+		      status);
+	for (t0 = now_s(); now_s() - t0 < DEATH_WAIT_S;) {
+		bool alive = false;
+
+		for (int i = 0; i < n; i++)
+			alive |= is_alive(&below[i]);
+		if (!alive)
+			return;
+		usleep(20 * 1000);
+	}
+	ck_abort_msg("a cell of fuzz outlived it");
+}
+END_TEST
+
+/*
  * tools/reproduce runs its experiments through --mmemu: here a script that
  * execs mmemu (same process, so MMEMU_PARENT_PID still names its parent) on
  * the long quickstart in place of the experiment it was asked for.
@@ -420,6 +480,8 @@ int main(void)
 	tcase_add_loop_test(tc, test_check_policy_killed, 0, nr);
 	tcase_add_test(tc, test_run_children_are_cells);
 	tcase_add_loop_test(tc, test_bench_trace_killed, 0, nr);
+	tcase_add_loop_test(tc, test_fuzz_killed, 0, nr);
+	tcase_add_test(tc, test_fuzz_children_are_cells);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	int failed;

@@ -1,18 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * `mmemu fuzz [--policy a,b,...] [--seed N] [--time S] [--runs N] [--out DIR]`:
- * random cases, each a scenario file, run as `mmemu run` runs one (its own
- * process, scenario_load(), scenario_check_policy(), scenario_run() with
- * the model's invariants checked at the engine's quiescent points and at
- * the end: the checks check-policy reports). A case fails when an invariant
- * breaks, its process dies of a signal or exits otherwise than with a
- * result, it runs past --case-timeout, the loader refuses it, or the run
- * ends with an error. The first failing case (the lowest index, whatever
- * -j) is shrunk: sections dropped, keys dropped, numbers halved, keeping
- * each change under which the case still fails the same way; the result
- * and the original are saved under --out, and the `mmemu run` command
- * that fails on it is printed. Exit 0 when nothing failed, 1 when a case
- * did, 2 on bad usage.
+ * random cases, each a scenario file, run as `mmemu run` runs one: each in
+ * a child on the runner (tools/runner.h: -j at a time, killed past
+ * --case-timeout and with fuzz), `mmemu fuzz --cell --policy P --seed S`
+ * with the case's text on stdin (fuzz_cell(): scenario_load_stream(),
+ * scenario_check_policy(), scenario_run() with the model's invariants
+ * checked at the engine's quiescent points and at the end: the checks
+ * check-policy reports), its verdict one line on stdout. A case fails when
+ * an invariant breaks, its process dies of a signal or exits otherwise
+ * than with a verdict, it runs past --case-timeout, the loader refuses it,
+ * or the run ends with an error. The first failing case (the lowest index,
+ * whatever -j; the cases after it are killed) is shrunk, its candidates
+ * children on the same runner: sections dropped, keys dropped, numbers
+ * halved, keeping each change under which the case still fails the same
+ * way; the result and the original are saved under --out, and the `mmemu
+ * run` command that fails on it is printed. Exit 0 when nothing failed, 1
+ * when a case did, 2 on bad usage; SIGINT, SIGTERM or SIGHUP kill the
+ * children, and fuzz dies of the signal.
  *
  * A case is drawn from its own PRNG stream (the --seed and its index):
  * the same seed makes the same cases, in the same order, whatever -j and
@@ -26,18 +31,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <math.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -54,6 +57,7 @@
 #include "tools/fuzz.h"
 #include "tools/help.h"
 #include "tools/options.h"
+#include "tools/runner.h"
 
 #define FZ_MAX_POLICIES 16
 #define FZ_MAX_JOBS 64
@@ -694,8 +698,7 @@ struct fuzz {
 	uint64_t runs;			/* 0: no limit */
 	long jobs;
 	const char *out_dir;
-	char work_dir[4096];		/* cases' files while they run */
-	bool tty;
+	bool cell;			/* --cell: run the one case on stdin (fuzz_cell()) */
 };
 
 /* A case: its scenario, its policy and the run's seed. */
@@ -974,16 +977,6 @@ static bool same_failure(const struct fz_outcome *a, const struct fz_outcome *b)
 	return !strcmp(sa, sb);
 }
 
-/* A case in flight. */
-struct fz_slot {
-	pid_t pid;
-	int fd;			/* the read end of its pipe, -1: free */
-	uint64_t idx;		/* the case's index */
-	double started;
-	char buf[1024];
-	size_t len;
-};
-
 static double now_s(void)
 {
 	struct timespec ts;
@@ -992,184 +985,199 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* In the case's process: `mmemu run`'s path for one policy and seed; one line to fd. */
-static void case_child(const char *path, const struct fz_run *run, int fd, pid_t parent)
+/* What a cell's messages call the case it read on stdin. */
+#define FZ_CELL_NAME "fuzz-case.ini"
+
+/*
+ * `mmemu fuzz --cell --policy P --seed S` (not in --help), a runner's
+ * child: the case on stdin, run as `mmemu run` runs it (one policy, one
+ * seed, the model's invariants checked). On stdout one line: "K" (it
+ * passed), "L <why>" (the loader or the policy check refused it) or
+ * "F <enum mm_invariant_kind> <why>" (the run failed); exit 0, or 1 when
+ * stdout could not be written. What the model and a plug-in print goes to
+ * /dev/null: it is not fuzz's output.
+ */
+static int fuzz_cell(const char *policy, uint64_t seed)
 {
 	struct run_opts o = {
-		.policy = run->policy,
-		.seed = run->seed,
+		.policy = policy,
+		.seed = seed,
 		.options = "",
 		.check_invariants = true,
 		.sample_ns = FZ_SAMPLE_NS,
 	};
-	FILE *out = fdopen(fd, "w");
+	int fd = dup(STDOUT_FILENO), devnull = open("/dev/null", O_WRONLY);
+	FILE *out = fd < 0 ? NULL : fdopen(fd, "w");
 	struct run_result r;
 	struct scenario s;
 	char err[700];
-	int devnull;
 
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
-		_exit(1);
-	/* what the model and a plug-in print is not fuzz's output */
-	devnull = open("/dev/null", O_WRONLY);
-	if (devnull >= 0) {
-		dup2(devnull, STDOUT_FILENO);
-		dup2(devnull, STDERR_FILENO);
-	}
-	if (!out)
-		_exit(1);
-	if (scenario_load(&s, path, NULL, 0, 0, err, sizeof(err)) ||
-	    scenario_check_policy(&s, run->policy, err, sizeof(err))) {
-		fprintf(out, "L %s\n", err);
-		fclose(out);
-		_exit(0);
-	}
+	if (!policy || strchr(policy, ','))
+		return fuzz_fail("--cell: one policy");
+	if (!out || devnull < 0)
+		return fuzz_fail("--cell: cannot keep standard output");
+	dup2(devnull, STDOUT_FILENO);
+	dup2(devnull, STDERR_FILENO);
+	close(devnull);
 	result_init(&r);
-	if (scenario_run(&s, &o, &r, err, sizeof(err)))
+	if (scenario_load_stream(&s, FZ_CELL_NAME, stdin, NULL, 0, 0, err, sizeof(err)) ||
+	    scenario_check_policy(&s, policy, err, sizeof(err))) {
+		err[strcspn(err, "\n")] = '\0';
+		fprintf(out, "L %s\n", err);
+	} else if (scenario_run(&s, &o, &r, err, sizeof(err))) {
+		err[strcspn(err, "\n")] = '\0';
 		fprintf(out, "F %d %s\n", (int)mm_invariant_kind(), err);
-	else
+	} else {
 		fprintf(out, "K\n");
-	_exit(fclose(out) ? 1 : 0);
+	}
+	result_free(&r);
+	scenario_free(&s);
+	return fclose(out) ? 1 : 0;
 }
 
-/* Writes the case to slot's file and starts it. 0 or -errno. */
-static int case_start(const struct fuzz *fz, struct fz_slot *slot, int nslot,
-		      const struct fz_run *run, uint64_t idx)
+/* The case as its cell reads it: malloc'ed text, its length in *len; NULL when out of memory. */
+static char *case_text(const struct fz_case *c, size_t *len)
 {
-	pid_t parent = getpid();
-	char path[4200];
-	int fds[2];
-	FILE *f;
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
 
-	snprintf(path, sizeof(path), "%s/case%d.ini", fz->work_dir, nslot);
-	f = fopen(path, "w");
 	if (!f)
-		return -errno;
-	case_write(f, &run->c, "mmemu fuzz case", NULL);
-	if (fclose(f))
-		return -EIO;
-	if (pipe(fds))
-		return -errno;
-	fflush(NULL);
-	slot->pid = fork();
-	if (slot->pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return -errno;
+		return NULL;
+	case_write(f, c, "mmemu fuzz case", NULL);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
 	}
-	if (!slot->pid) {
-		close(fds[0]);
-		case_child(path, run, fds[1], parent);
-	}
-	close(fds[1]);
-	slot->fd = fds[0];
-	slot->idx = idx;
-	slot->started = now_s();
-	slot->len = 0;
-	return 0;
+	return buf;
 }
 
-/* The case's verdict, once its pipe has ended (or it timed out: hung). */
-static void case_finish(struct fz_slot *slot, bool hung, double timeout_s, struct fz_outcome *oc)
+/* Starts run's cell as the runner's child index. 0, or a libuv error (nothing started). */
+static int case_spawn(struct runner *r, size_t index, const struct fz_run *run)
 {
-	int status, kind, n = 0;
+	struct runner_io io = { .fds = { -1, -1 } };
+	char seed[24], *label = NULL, **args = calloc(7, sizeof(*args));
+	char *text = case_text(&run->c, &io.in_len);
+	int n = 0, rc = UV_ENOMEM;
+
+	snprintf(seed, sizeof(seed), "%" PRIu64, run->seed);
+	if (args && text && asprintf(&label, "case %zu", index) >= 0) {
+		const char *const words[] = { "fuzz", "--cell", "--policy", run->policy, "--seed", seed };
+
+		while (n < 6 && (args[n] = strdup(words[n])))
+			n++;
+		io.in = text;
+		if (n == 6)
+			rc = runner_spawn_io(r, index, args, label, &io);
+	}
+	free(text);
+	if (rc) {
+		for (int i = 0; i < n; i++)
+			free(args[i]);
+		free(args);
+		free(label);
+	}
+	return rc;
+}
+
+/* A cell's one line, without its '\n' (fuzz_cell()), into oc. False when it is no verdict. */
+static bool verdict_parse(const char *line, struct fz_outcome *oc)
+{
+	char *end;
+	long kind;
+
+	if (!strcmp(line, "K")) {
+		oc->cls = FZ_PASS;
+		return true;
+	}
+	if (!strncmp(line, "L ", 2)) {
+		oc->cls = FZ_REFUSED;
+		snprintf(oc->msg, sizeof(oc->msg), "%s", line + 2);
+		return true;
+	}
+	if (strncmp(line, "F ", 2) || line[2] < '0' || line[2] > '9')
+		return false;
+	errno = 0;
+	kind = strtol(line + 2, &end, 10);
+	if (errno || kind > INT_MAX || *end != ' ')
+		return false;
+	oc->cls = kind != MM_INV_NONE ? FZ_INVARIANT : FZ_ERROR;
+	oc->detail = (int)kind;
+	snprintf(oc->msg, sizeof(oc->msg), "%s", end + 1);
+	return true;
+}
+
+/*
+ * How a case ended, from its cell's end: killed past --case-timeout, by
+ * a signal, or exit 0 with one verdict line and nothing else; anything
+ * else exited without a verdict.
+ */
+static void outcome_of(const struct runner_exit *e, double timeout_s, struct fz_outcome *oc)
+{
+	const char *out = (const char *)e->out;
+	size_t len = e->out_len;
+	char line[sizeof(oc->msg)];	/* a cell writes 715 bytes at most */
 
 	memset(oc, 0, sizeof(*oc));
-	if (hung)
-		kill(slot->pid, SIGKILL);
-	close(slot->fd);
-	slot->fd = -1;
-	while (waitpid(slot->pid, &status, 0) < 0 && errno == EINTR)
-		;
-	slot->buf[slot->len] = '\0';
-	slot->buf[strcspn(slot->buf, "\n")] = '\0';
-	if (hung) {
+	if (e->timed_out) {
 		oc->cls = FZ_HANG;
 		snprintf(oc->msg, sizeof(oc->msg), "the run did not end within %g s of host time "
 			 "(--case-timeout)", timeout_s);
-	} else if (WIFSIGNALED(status)) {
+		return;
+	}
+	if (e->term_signal) {
 		oc->cls = FZ_SIGNAL;
-		oc->detail = WTERMSIG(status);
-		snprintf(oc->msg, sizeof(oc->msg), "%s", strsignal(WTERMSIG(status)));
-	} else if (slot->buf[0] == 'K' && WIFEXITED(status) && !WEXITSTATUS(status)) {
-		oc->cls = FZ_PASS;
-	} else if (slot->buf[0] == 'L') {
-		oc->cls = FZ_REFUSED;
-		snprintf(oc->msg, sizeof(oc->msg), "%s", slot->buf + 2);
-	} else if (sscanf(slot->buf, "F %d %n", &kind, &n) == 1 && n) {
-		oc->cls = kind != MM_INV_NONE ? FZ_INVARIANT : FZ_ERROR;
-		oc->detail = kind;
-		snprintf(oc->msg, sizeof(oc->msg), "%s", slot->buf + n);
-	} else {
-		oc->cls = FZ_EXIT;
-		oc->detail = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-		snprintf(oc->msg, sizeof(oc->msg), "exited %d without a verdict", oc->detail);
+		oc->detail = e->term_signal;
+		snprintf(oc->msg, sizeof(oc->msg), "%s", strsignal(e->term_signal));
+		return;
 	}
+	if (!e->exit_status && len >= 2 && len <= sizeof(line) && out[len - 1] == '\n' &&
+	    !memchr(out, '\n', len - 1) && !memchr(out, '\0', len)) {
+		memcpy(line, out, len - 1);
+		line[len - 1] = '\0';
+		if (verdict_parse(line, oc))
+			return;
+		memset(oc, 0, sizeof(*oc));
+	}
+	oc->cls = FZ_EXIT;
+	oc->detail = (int)e->exit_status;
+	snprintf(oc->msg, sizeof(oc->msg), "exited %d without a verdict", oc->detail);
 }
 
-/* Reads what the slot's case wrote; true when its pipe has ended. */
-static bool slot_read(struct fz_slot *slot)
-{
-	ssize_t got = read(slot->fd, slot->buf + slot->len, sizeof(slot->buf) - 1 - slot->len);
+/*
+ * The shrinking's state: -j candidates at a time, each a child; the first
+ * of a batch that fails as the case did is kept once the whole batch has
+ * ended (the same as one at a time would keep).
+ */
+struct fz_shrink {
+	struct fz_run *run;		/* the case, as shrunk so far */
+	const struct fz_outcome *oc;	/* how it fails */
+	struct fz_run *cand;		/* [-j]: the batch's candidates */
+	struct fz_outcome co[FZ_MAX_JOBS];	/* and how each ended */
+	bool ended[FZ_MAX_JOBS];
+	int n, left;			/* candidates in the batch, not ended yet */
+	int k;				/* the batch's first candidate (shrink_candidate()) */
+	int steps, tries;		/* changes kept, runs */
+	bool changed;			/* this pass over the candidates kept one */
+	bool timed_out;			/* stopped at --shrink-time */
+	double end;			/* now_s() at --shrink-time */
+	int rc;				/* 0, or a libuv error starting a candidate */
+};
 
-	if (got < 0)
-		return errno != EINTR && errno != EAGAIN;
-	if (got == 0)
-		return true;
-	slot->len += (size_t)got;
-	/* a line longer than the buffer: the rest is not read, the end still is */
-	if (slot->len == sizeof(slot->buf) - 1)
-		slot->len = sizeof(slot->buf) - 2;
-	return false;
-}
-
-/* Runs n cases (n <= -j) at once, each to its verdict (slot i's file). 0 or -errno. */
-static int case_run_batch(const struct fuzz *fz, const struct fz_run *runs, int n,
-			  struct fz_outcome *oc)
-{
-	struct fz_slot slot[FZ_MAX_JOBS];
-	int rc = 0, left = 0;
-
-	for (int i = 0; i < n; i++) {
-		slot[i].fd = -1;
-		if (!rc && !(rc = case_start(fz, &slot[i], i, &runs[i], (uint64_t)i)))
-			left++;
-	}
-	while (left && !rc) {
-		struct pollfd pfd[FZ_MAX_JOBS];
-		int map[FZ_MAX_JOBS], np = 0, pr;
-		double wait_s = fz->case_timeout_s;
-
-		for (int i = 0; i < n; i++) {
-			double t;
-
-			if (slot[i].fd < 0)
-				continue;
-			t = fz->case_timeout_s - (now_s() - slot[i].started);
-			if (t < wait_s)
-				wait_s = t > 0 ? t : 0;
-			pfd[np] = (struct pollfd){ .fd = slot[i].fd, .events = POLLIN };
-			map[np++] = i;
-		}
-		pr = poll(pfd, (nfds_t)np, (int)(wait_s * 1000) + 1);
-		if (pr < 0 && errno != EINTR)
-			rc = -errno;
-		for (int p = 0; p < np && !rc; p++) {
-			struct fz_slot *sl = &slot[map[p]];
-			bool ended = (pfd[p].revents & (POLLIN | POLLHUP | POLLERR)) && slot_read(sl);
-			bool hung = !ended && now_s() - sl->started >= fz->case_timeout_s;
-
-			if (ended || hung) {
-				case_finish(sl, hung, fz->case_timeout_s, &oc[map[p]]);
-				left--;
-			}
-		}
-	}
-	for (int i = 0; i < n; i++)
-		if (slot[i].fd >= 0)
-			case_finish(&slot[i], true, 0, &oc[i]);
-	return rc;
-}
+/* The search for a failing case, then its shrinking: one runner, -j cells at a time. */
+struct fz_search {
+	const struct fuzz *fz;
+	struct runner r;
+	bool r_open;				/* runner_open() done */
+	struct fz_run *run;			/* the case being started */
+	struct fz_run *found_run;		/* the lowest failing case */
+	struct fz_outcome found_oc;		/* and how it failed */
+	uint64_t next;				/* the next case's index */
+	uint64_t done;				/* cases ended */
+	uint64_t found;				/* the lowest failing index, UINT64_MAX: none */
+	double start, deadline;			/* now_s() at the start, at --time */
+	int rc;					/* 0, or the exit status fuzz ends with */
+	struct fz_shrink *sh;			/* the shrinking, once it started */
+};
 
 /* ---- shrinking ---- */
 
@@ -1361,67 +1369,109 @@ static void case_size(const struct fz_case *c, char *buf, size_t len)
 }
 
 /*
- * Greedy: each candidate that still fails as oc did replaces the case;
- * passes over the candidates until one changes nothing or the time is up.
- * -j candidates run at once, and the first of them that fails the same
- * way is kept (the same as one at a time would keep). Returns 0 or
- * -errno; *steps: changes kept, *tries: runs.
+ * Starts the next batch of candidates, each still shrink_candidate()'s k
+ * onwards: passes over the candidates until one changes nothing or
+ * --shrink-time is up (checked before each batch). Nothing started: done.
  */
-static int shrink(const struct fuzz *fz, struct fz_run *run, const struct fz_outcome *oc,
-		  int *steps, int *tries, bool *timed_out)
+static void shrink_next(struct fz_search *s)
 {
-	double end = now_s() + fz->shrink_time_s;
-	struct fz_run *cand = calloc((size_t)fz->jobs, sizeof(*cand));
-	struct fz_outcome co[FZ_MAX_JOBS];
-	bool changed = true;
-	int rc = 0;
+	struct fz_shrink *sh = s->sh;
 
-	*steps = *tries = 0;
-	*timed_out = false;
-	if (!cand)
-		return -ENOMEM;
-	while (changed && !rc) {
-		int k = 0;
+	for (;;) {
+		int n = 0;
 
-		changed = false;
-		for (;;) {
-			int n = 0, kept = -1;
-
-			if (now_s() > end) {
-				*timed_out = true;
-				free(cand);
-				return 0;
-			}
-			while (n < fz->jobs && shrink_candidate(&run->c, k + n, &cand[n].c)) {
-				cand[n].policy = run->policy;
-				cand[n].seed = run->seed;
-				n++;
-			}
-			if (!n)
-				break;
-			if ((rc = case_run_batch(fz, cand, n, co)))
-				break;
-			*tries += n;
-			for (int i = 0; i < n && kept < 0; i++)
-				if (same_failure(&co[i], oc))
-					kept = i;
-			if (fz->tty) {
-				fprintf(stderr, "\r[fuzz] shrinking: %d kept of %d tried\033[K",
-					*steps + (kept >= 0), *tries);
-				fflush(stderr);
-			}
-			if (kept >= 0) {
-				run->c = cand[kept].c;
-				++*steps;
-				changed = true;
-				k += kept;	/* the same k is now another candidate */
-			} else {
-				k += n;
-			}
+		if (now_s() > sh->end) {
+			sh->timed_out = true;
+			return;
 		}
+		while (n < s->fz->jobs && shrink_candidate(&sh->run->c, sh->k + n, &sh->cand[n].c)) {
+			sh->cand[n].policy = sh->run->policy;
+			sh->cand[n].seed = sh->run->seed;
+			n++;
+		}
+		if (n) {
+			sh->n = n;
+			for (int i = 0; i < n && !sh->rc; i++) {
+				sh->ended[i] = false;
+				if (!(sh->rc = case_spawn(&s->r, (size_t)i, &sh->cand[i])))
+					sh->left++;
+			}
+			if (sh->rc)
+				runner_kill_all(&s->r);
+			return;
+		}
+		if (!sh->changed)
+			return;
+		sh->changed = false;	/* another pass */
+		sh->k = 0;
 	}
-	free(cand);
-	return rc;
+}
+
+/* The first candidate of the batch that fails as the case does, or -1. */
+static int shrink_kept(const struct fz_shrink *sh)
+{
+	for (int i = 0; i < sh->n && sh->ended[i]; i++)
+		if (same_failure(&sh->co[i], sh->oc))
+			return i;
+	return -1;
+}
+
+/*
+ * A candidate ended. The first of the batch kept is known once those
+ * before it have ended: the later ones are killed, they cannot be kept.
+ * The batch over, the kept one replaces the case and the next starts.
+ */
+static void shrink_on_exit(struct runner *r, const struct runner_exit *e)
+{
+	struct fz_search *s = r->ctx;
+	struct fz_shrink *sh = s->sh;
+	int kept;
+
+	outcome_of(e, s->fz->case_timeout_s, &sh->co[e->index]);
+	sh->ended[e->index] = true;
+	sh->left--;
+	kept = shrink_kept(sh);
+	if (kept >= 0)
+		runner_kill_past(r, (size_t)kept);
+	if (sh->left || sh->rc || r->interrupted)
+		return;
+	sh->tries += sh->n;
+	if (kept >= 0) {
+		sh->run->c = sh->cand[kept].c;
+		sh->steps++;
+		sh->changed = true;
+		sh->k += kept;	/* the same k is now another candidate */
+	} else {
+		sh->k += sh->n;
+	}
+	shrink_next(s);
+}
+
+/*
+ * Greedy: each candidate that still fails as oc did replaces the case
+ * (run). 0, -EINTR when interrupted, or a libuv error; in sh the changes
+ * kept, the runs, whether --shrink-time stopped it.
+ */
+static int shrink(struct fz_search *s, struct fz_run *run, const struct fz_outcome *oc,
+		  struct fz_shrink *sh)
+{
+	memset(sh, 0, sizeof(*sh));
+	sh->run = run;
+	sh->oc = oc;
+	sh->end = now_s() + s->fz->shrink_time_s;
+	sh->cand = calloc((size_t)s->fz->jobs, sizeof(*sh->cand));
+	if (!sh->cand)
+		return UV_ENOMEM;
+	s->sh = sh;
+	s->r.on_exit = shrink_on_exit;
+	if (!s->r.interrupted)
+		shrink_next(s);
+	runner_run(&s->r);
+	free(sh->cand);
+	sh->cand = NULL;
+	if (s->r.interrupted)
+		return -EINTR;
+	return sh->rc;
 }
 
 /* ---- the command ---- */
@@ -1448,15 +1498,18 @@ static void shell_word(const char *s, char *buf, size_t len)
 }
 
 /* Shrinks the failing case, saves it and its original, prints how to run it. 1, or 2. */
-static int report_failure(const struct fuzz *fz, uint64_t idx, struct fz_run *run,
-			  const struct fz_outcome *oc)
+static int report_failure(struct fz_search *s)
 {
+	const struct fuzz *fz = s->fz;
+	const struct fz_outcome *oc = &s->found_oc;
+	struct fz_run *run = s->found_run;
+	uint64_t idx = s->found;
 	char what[200], size[160], dir[4096], path[4400], orig[4400], cmd[9000], q1[4500],
 	     q2[600], head[400];
 	struct fz_case original = run->c;
-	int steps, tries, rc;
-	bool timed_out;
+	struct fz_shrink sh;
 	double t0 = now_s();
+	int rc;
 
 	outcome_what(oc, what, sizeof(what));
 	printf("case %" PRIu64 " (policy %s, seed %" PRIu64 "): %s: %s\n", idx, run->policy,
@@ -1464,15 +1517,17 @@ static int report_failure(const struct fuzz *fz, uint64_t idx, struct fz_run *ru
 	case_size(&run->c, size, sizeof(size));
 	printf("  as drawn: %s\n", size);
 	fflush(stdout);
-	rc = shrink(fz, run, oc, &steps, &tries, &timed_out);
-	if (fz->tty)
+	rc = shrink(s, run, oc, &sh);
+	if (s->r.tty)
 		fprintf(stderr, "\r\033[K");
+	if (rc == -EINTR)
+		return 130;	/* cmd_fuzz() dies of the signal */
 	if (rc)
-		return fuzz_fail("cannot run a case: %s", strerror(-rc));
+		return fuzz_fail("cannot run a case: %s", uv_strerror(rc));
 	case_size(&run->c, size, sizeof(size));
-	printf("  shrunk:   %s (%d change%s kept of %d runs, %.1f s%s)\n", size, steps,
-	       steps == 1 ? "" : "s", tries, now_s() - t0,
-	       timed_out ? "; stopped at --shrink-time" : "");
+	printf("  shrunk:   %s (%d change%s kept of %d runs, %.1f s%s)\n", size, sh.steps,
+	       sh.steps == 1 ? "" : "s", sh.tries, now_s() - t0,
+	       sh.timed_out ? "; stopped at --shrink-time" : "");
 	snprintf(dir, sizeof(dir), "%s", fz->out_dir);
 	if (mkdir(dir, 0777) && errno != EEXIST)
 		return fuzz_fail("--out '%s': %s", dir, strerror(errno));
@@ -1573,6 +1628,9 @@ static int fuzz_parse(struct fuzz *fz, int argc, char **argv, const char **polic
 			if (args_long(optarg, 1, FZ_MAX_JOBS, &fz->jobs))
 				return fuzz_fail("-j '%s': expected 1 to %d", optarg, FZ_MAX_JOBS);
 			break;
+		case OPT_CELL:
+			fz->cell = true;
+			break;
 		case OPT_HELP:
 			help_command(stdout, "fuzz");
 			return 0;
@@ -1618,149 +1676,130 @@ static int fuzz_policies(struct fuzz *fz, const char *policy_arg, char **buf)
 	return 0;
 }
 
-/* The search for a failing case: -j cases at a time, in index order. */
-struct fz_search {
-	struct fz_slot slots[FZ_MAX_JOBS];	/* the cases in flight (fd -1: free) */
-	struct fz_run *run;			/* the case being started */
-	struct fz_run *found_run;		/* the lowest failing case */
-	struct fz_outcome found_oc;		/* and how it failed */
-	uint64_t next;				/* the next case's index */
-	uint64_t done;				/* cases ended */
-	uint64_t found;				/* the lowest failing index, UINT64_MAX: none */
-	int running;				/* cases in flight */
-	double start;				/* now_s() at the start */
-};
-
-/* Starts cases until -j run, unless a bound is reached or a case failed. 0, or the exit status. */
-static int search_start(const struct fuzz *fz, struct fz_search *s, double deadline)
+/* Starts cases until -j run, unless a bound is reached or a case failed. */
+static void search_start(struct fz_search *s)
 {
+	const struct fuzz *fz = s->fz;
 	int rc;
 
-	for (int i = 0; i < fz->jobs && s->found == UINT64_MAX; i++) {
-		if (s->slots[i].fd >= 0)
-			continue;
-		if ((fz->runs && s->next >= fz->runs) || now_s() >= deadline)
+	while (s->found == UINT64_MAX && !s->rc && runner_can_spawn(&s->r)) {
+		if ((fz->runs && s->next >= fz->runs) || now_s() >= s->deadline)
 			break;
-		if ((rc = gen_case(fz, s->next, s->run)))
-			return rc;
-		if ((rc = case_start(fz, &s->slots[i], i, s->run, s->next)))
-			return fuzz_fail("cannot start a case: %s", strerror(-rc));
-		s->next++;
-		s->running++;
+		if (gen_case(fz, s->next, s->run)) {
+			s->rc = 2;
+		} else if ((rc = case_spawn(&s->r, (size_t)s->next, s->run))) {
+			s->rc = fuzz_fail("cannot start a case: %s", uv_strerror(rc));
+		} else {
+			s->next++;
+			continue;
+		}
+		runner_kill_all(&s->r);
 	}
-	return 0;
 }
 
-/* Takes slot's verdict; the lowest failing index is kept, as one job would find it. 0 or 2. */
-static int search_finish(const struct fuzz *fz, struct fz_search *s, struct fz_slot *sl, bool hung)
+/*
+ * A case ended: the lowest failing index is kept, as one job would find
+ * it, and the cases after it are killed (they do not count); then more
+ * start.
+ */
+static void search_on_exit(struct runner *r, const struct runner_exit *e)
 {
+	struct fz_search *s = r->ctx;
 	struct fz_outcome oc;
 
-	case_finish(sl, hung, fz->case_timeout_s, &oc);
-	s->running--;
-	s->done++;
-	if (oc.cls == FZ_PASS || sl->idx >= s->found)
-		return 0;
-	s->found = sl->idx;
-	s->found_oc = oc;
-	return gen_case(fz, s->found, s->found_run) ? 2 : 0;
-}
-
-/* Waits for the cases in flight (at most a quarter second) and takes those that ended. */
-static int search_wait(const struct fuzz *fz, struct fz_search *s)
-{
-	struct pollfd pfd[FZ_MAX_JOBS];
-	int map[FZ_MAX_JOBS], np = 0, rc;
-	double wait_s = 0.25;
-
-	for (int i = 0; i < fz->jobs; i++) {
-		double left;
-
-		if (s->slots[i].fd < 0)
-			continue;
-		left = fz->case_timeout_s - (now_s() - s->slots[i].started);
-		if (left < wait_s)
-			wait_s = left > 0 ? left : 0;
-		pfd[np] = (struct pollfd){ .fd = s->slots[i].fd, .events = POLLIN };
-		map[np++] = i;
-	}
-	if (poll(pfd, (nfds_t)np, (int)(wait_s * 1000) + 1) < 0 && errno != EINTR)
-		return fuzz_fail("poll: %s", strerror(errno));
-	for (int p = 0; p < np; p++) {
-		struct fz_slot *sl = &s->slots[map[p]];
-		bool ended = (pfd[p].revents & (POLLIN | POLLHUP | POLLERR)) && slot_read(sl);
-		bool hung = !ended && now_s() - sl->started >= fz->case_timeout_s;
-
-		if ((ended || hung) && (rc = search_finish(fz, s, sl, hung)))
-			return rc;
-	}
-	return 0;
-}
-
-/* A failure: the cases after it do not count; those before it end first. */
-static void search_drop_later(const struct fuzz *fz, struct fz_search *s)
-{
-	if (s->found == UINT64_MAX)
+	if (e->index > s->found)
 		return;
-	for (int i = 0; i < fz->jobs; i++)
-		if (s->slots[i].fd >= 0 && s->slots[i].idx > s->found) {
-			struct fz_outcome ignored;
+	outcome_of(e, s->fz->case_timeout_s, &oc);
+	s->done++;
+	if (oc.cls != FZ_PASS && e->index < s->found) {
+		s->found = e->index;
+		s->found_oc = oc;
+		runner_kill_past(r, e->index);
+	}
+	search_start(s);
+}
 
-			case_finish(&s->slots[i], true, 0, &ignored);
-			s->running--;
-		}
+/* The progress line on a terminal: cases so far and what is left, or the shrinking's. */
+static void search_progress(struct runner *r)
+{
+	struct fz_search *s = r->ctx;
+	double t = now_s() - s->start, left = -1;
+	char eta[32];
+
+	if (s->sh) {
+		fprintf(stderr, "\r[fuzz] shrinking: %d kept of %d tried\033[K", s->sh->steps,
+			s->sh->tries);
+		fflush(stderr);
+		return;
+	}
+	if (s->fz->runs && s->done)
+		left = t / (double)s->done * (double)(s->fz->runs - s->done);
+	if (s->deadline < INFINITY && (left < 0 || s->deadline - now_s() < left))
+		left = fmax(s->deadline - now_s(), 0);
+	fprintf(stderr, "\r[fuzz] %" PRIu64 " cases, %.1f s", s->done, t);
+	if (left >= 0) {
+		runner_fmt_eta(eta, sizeof(eta), left);
+		fprintf(stderr, ", ETA %s", eta);
+	}
+	fprintf(stderr, "\033[K");
+	fflush(stderr);
 }
 
 /* Runs cases until a bound or the lowest failing one. 0, or the exit status. */
-static int search(const struct fuzz *fz, struct fz_search *s)
+static int search(struct fz_search *s)
 {
-	double deadline;
-	int rc;
-
 	s->start = now_s();
-	deadline = fz->time_s > 0 ? s->start + fz->time_s : INFINITY;
-	for (;;) {
-		if ((rc = search_start(fz, s, deadline)))
-			return rc;
-		if (!s->running)
-			break;
-		if ((rc = search_wait(fz, s)))
-			return rc;
-		search_drop_later(fz, s);
-		if (fz->tty) {
-			fprintf(stderr, "\r[fuzz] %" PRIu64 " cases, %.1f s\033[K", s->done,
-				now_s() - s->start);
-			fflush(stderr);
-		}
-	}
-	if (fz->tty)
+	s->deadline = s->fz->time_s > 0 ? s->start + s->fz->time_s : INFINITY;
+	s->r.ctx = s;
+	s->r.on_exit = search_on_exit;
+	runner_progress_every(&s->r, search_progress);
+	search_start(s);
+	runner_run(&s->r);
+	if (s->r.tty)
 		fprintf(stderr, "\r\033[K");
-	return 0;
+	if (s->rc || s->found == UINT64_MAX)
+		return s->rc;
+	return gen_case(s->fz, s->found, s->found_run);
 }
 
-/* Ends the cases still in flight and removes their files. */
-static void search_cleanup(const struct fuzz *fz, struct fz_search *s)
+/* The search's state, its runner open: NULL with a message when it cannot be had. */
+static struct fz_search *search_new(const struct fuzz *fz)
 {
-	char path[4200];
+	struct fz_search *s = calloc(1, sizeof(*s));
 
-	for (int i = 0; i < FZ_MAX_JOBS; i++)
-		if (s->slots[i].fd >= 0) {
-			struct fz_outcome ignored;
-
-			case_finish(&s->slots[i], true, 0, &ignored);
-		}
-	for (int i = 0; i < FZ_MAX_JOBS; i++) {
-		snprintf(path, sizeof(path), "%s/case%d.ini", fz->work_dir, i);
-		unlink(path);
+	if (s) {
+		s->fz = fz;
+		s->found = UINT64_MAX;
+		s->run = calloc(1, sizeof(*s->run));
+		s->found_run = calloc(1, sizeof(*s->found_run));
 	}
-	rmdir(fz->work_dir);
+	if (s && s->run && s->found_run && !runner_open(&s->r, (unsigned)fz->jobs, fz->case_timeout_s)) {
+		s->r_open = true;
+		return s;
+	}
+	fuzz_fail(s && s->run && s->found_run ? "cannot start the runner" : "out of memory");
+	if (s) {
+		free(s->run);
+		free(s->found_run);
+	}
+	free(s);
+	return NULL;
+}
+
+/* Closes the runner (every child gone) and frees s. */
+static void search_free(struct fz_search *s)
+{
+	if (s->r_open)
+		runner_close(&s->r);
 	free(s->run);
 	free(s->found_run);
+	free(s);
 }
 
 /* The summary line, then "no failure" (0) or the failure shrunk and saved (1, or 2). */
-static int search_report(const struct fuzz *fz, struct fz_search *s, const char *policy_arg)
+static int search_report(struct fz_search *s, const char *policy_arg)
 {
+	const struct fuzz *fz = s->fz;
 	double t = now_s() - s->start;
 
 	printf("fuzz: seed %" PRIu64 ": %" PRIu64 " case%s in %.1f s (%.1f cases/s), "
@@ -1771,7 +1810,30 @@ static int search_report(const struct fuzz *fz, struct fz_search *s, const char 
 		return 0;
 	}
 	fflush(stdout);
-	return report_failure(fz, s->found, s->found_run, &s->found_oc);
+	return report_failure(s);
+}
+
+/* The cases, then the failure's report; when interrupted, dies of the same signal. */
+static int fuzz_search(const struct fuzz *fz, const char *policy_arg)
+{
+	struct fz_search *s = search_new(fz);
+	int rc, sig;
+
+	if (!s)
+		return 2;
+	rc = search(s);
+	if (!rc && !s->r.interrupted)
+		rc = search_report(s, policy_arg);
+	if (s->r.interrupted) {
+		sig = s->r.interrupt_signal;
+		search_free(s);
+		fflush(stdout);
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return 128 + sig;
+	}
+	search_free(s);
+	return rc;
 }
 
 int cmd_fuzz(int argc, char **argv)
@@ -1780,48 +1842,21 @@ int cmd_fuzz(int argc, char **argv)
 		.seed = 1, .case_timeout_s = FZ_CASE_TIMEOUT_S, .shrink_time_s = FZ_SHRINK_TIME_S,
 		.jobs = 2, .out_dir = "fuzz-findings",
 	};
-	struct fz_search *s;
 	const char *policy_arg = NULL;
 	char *policy_buf = NULL;
 	int rc;
 
 	if ((rc = fuzz_parse(&fz, argc, argv, &policy_arg)) >= 0)
 		return rc;
+	if (fz.cell)
+		return fuzz_cell(policy_arg, fz.seed);
 	if (fuzz_types_init(&fz))
 		return 2;
 	if (fuzz_policies(&fz, policy_arg, &policy_buf)) {
 		free(policy_buf);
 		return 2;
 	}
-	snprintf(fz.work_dir, sizeof(fz.work_dir), "%s/mmemu-fuzz-XXXXXX",
-		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(fz.work_dir)) {
-		rc = fuzz_fail("cannot make a directory for the cases ('%s'): %s", fz.work_dir,
-			       strerror(errno));
-		free(policy_buf);
-		return rc;
-	}
-	s = calloc(1, sizeof(*s));
-	if (s) {
-		for (int i = 0; i < FZ_MAX_JOBS; i++)
-			s->slots[i].fd = -1;
-		s->found = UINT64_MAX;
-		s->run = calloc(1, sizeof(*s->run));
-		s->found_run = calloc(1, sizeof(*s->found_run));
-	}
-	if (!s || !s->run || !s->found_run) {
-		rc = fuzz_fail("out of memory");
-	} else {
-		fz.tty = isatty(STDERR_FILENO);
-		rc = search(&fz, s);
-		if (!rc)
-			rc = search_report(&fz, s, policy_arg);
-	}
-	if (s)
-		search_cleanup(&fz, s);
-	else
-		rmdir(fz.work_dir);
-	free(s);
+	rc = fuzz_search(&fz, policy_arg);
 	free(policy_buf);
 	return rc;
 }

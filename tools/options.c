@@ -134,6 +134,11 @@ const struct cli_option cli_options[] = {
 	  "a case running longer has hung (default 120)" },
 	{ "shrink-time", 0, true, OPT_SHRINK_TIME, CMD_FUZZ, "--shrink-time S",
 	  "host seconds the shrinking may take (default 120)" },
+	/*
+	 * one case in this process (its text on stdin, --policy and --seed its
+	 * run's), its verdict on stdout: a runner's child (fuzz_cell())
+	 */
+	{ "cell", 0, false, OPT_CELL, CMD_FUZZ, NULL, NULL },
 
 	/* view and plot */
 	{ "output", 'o', true, OPT_OUT, CMD_VIEW, "-o, --output OUT", "the page to write" },
