@@ -1796,15 +1796,21 @@ static void search_free(struct fz_search *s)
 	free(s);
 }
 
-/* The summary line, then "no failure" (0) or the failure shrunk and saved (1, or 2). */
+/*
+ * The summary line, then "no failure" (0) or the failure shrunk and saved
+ * (1, or 2). A failure counts the cases up to it, every one of which has
+ * ended: not those after it that ended first under -j, as many as the
+ * timing let end, so that the line is the same whatever -j.
+ */
 static int search_report(struct fz_search *s, const char *policy_arg)
 {
 	const struct fuzz *fz = s->fz;
+	uint64_t n = s->found == UINT64_MAX ? s->done : s->found + 1;
 	double t = now_s() - s->start;
 
 	printf("fuzz: seed %" PRIu64 ": %" PRIu64 " case%s in %.1f s (%.1f cases/s), "
-	       "policies %s\n", fz->seed, s->done, s->done == 1 ? "" : "s", t,
-	       t > 0 ? (double)s->done / t : 0.0, policy_arg ? policy_arg : "(every built-in)");
+	       "policies %s\n", fz->seed, n, n == 1 ? "" : "s", t,
+	       t > 0 ? (double)n / t : 0.0, policy_arg ? policy_arg : "(every built-in)");
 	if (s->found == UINT64_MAX) {
 		printf("no failure\n");
 		return 0;
