@@ -601,7 +601,7 @@ START_TEST(test_bash_completion)
 		 cli_mmemu(), cli_mmemu(), cli_mmemu());
 	rc = harness_exec(argv, &out, &err);
 	ck_assert_msg(rc == 0, "bash: %d: %s", rc, err);
-	ck_assert_msg(strstr(out, "run report sweep ablate fuzz view plot list bench check-policy --help --version\n"), "%s", out);
+	ck_assert_msg(strstr(out, "run report sweep ablate fuzz view plot list bench check-policy batch --help --version\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\n--policy\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\nclassic,mglru-budget\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\ngens memory throughput refaults swap pressure\n"), "%s", out);

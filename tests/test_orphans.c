@@ -3,8 +3,8 @@
  * A killed parent leaves no simulation behind: `mmemu run` (its `mmemu run
  * --cell` children), `mmemu sweep` (its `mmemu run` children and theirs), `mmemu
  * check-policy` (its `mmemu run --cell` children), `mmemu bench --trace`
- * (its `--cell` replays) and
- * tools/reproduce (its `mmemu run` children and theirs) are each started on
+ * (its `--cell` replays), `mmemu batch` (its `mmemu run` children and theirs)
+ * and tools/reproduce (its `mmemu run` children and theirs) are each started on
  * a long scenario, killed with SIGKILL, SIGTERM, SIGHUP and SIGINT once the
  * simulations are running, and every process below them must be gone (or a
  * zombie waiting for init) within a bounded wait. An exec'ed mmemu whose
@@ -336,6 +336,33 @@ START_TEST(test_bench_trace_killed)
 END_TEST
 
 /*
+ * A plan of two long runs (malloc'ed path); their results (devices, written
+ * in place) are never written: killed first.
+ */
+static char *long_plan(void)
+{
+	char text[2048];
+
+	snprintf(text, sizeof(text),
+		 "/dev/null %s --policy classic --set " LONG_SET "\n"
+		 "/dev/zero %s --policy mglru-old --set " LONG_SET "\n",
+		 cli_quickstart(), cli_quickstart());
+	return harness_write_temp(text);
+}
+
+/* batch's runs are children on the runner (`mmemu run`), each with its cell below it. */
+START_TEST(test_batch_killed)
+{
+	char *plan = long_plan();
+	const char *argv[] = { cli_mmemu(), "batch", plan, "-j", "2", NULL };
+
+	kill_and_check(argv, 2, signals[_i]);
+	unlink(plan);
+	free(plan);
+}
+END_TEST
+
+/*
  * tools/reproduce runs its experiments through --mmemu: here a script that
  * execs mmemu (same process, so MMEMU_PARENT_PID still names its parent) on
  * the long quickstart in place of the experiment it was asked for.
@@ -416,6 +443,7 @@ int main(void)
 	tcase_add_test(tc, test_parent_gone);
 	tcase_add_loop_test(tc, test_run_killed, 0, nr);
 	tcase_add_loop_test(tc, test_sweep_killed, 0, nr);
+	tcase_add_loop_test(tc, test_batch_killed, 0, nr);
 	tcase_add_loop_test(tc, test_reproduce_killed, 0, nr);
 	tcase_add_loop_test(tc, test_check_policy_killed, 0, nr);
 	tcase_add_test(tc, test_run_children_are_cells);
