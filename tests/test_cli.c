@@ -441,6 +441,8 @@ START_TEST(test_reproduce_writes_report)
 		unlink(mine);
 		snprintf(mine, sizeof(mine), "%s/commit", results);
 		unlink(mine);
+		snprintf(mine, sizeof(mine), "%s/plan", results);	/* its mmemu batch's */
+		ck_assert_int_eq(unlink(mine), 0);
 	}
 	cli_remove_temp(report);
 	/* one JSON per run: label, scale (dd-throttle's default is full), seed 1..3 */

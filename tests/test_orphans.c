@@ -4,7 +4,7 @@
  * --cell` children), `mmemu sweep` (its `mmemu run` children and theirs), `mmemu
  * check-policy` (its `mmemu run --cell` children), `mmemu bench --trace`
  * (its `--cell` replays), `mmemu batch` (its `mmemu run` children and theirs)
- * and tools/reproduce (its `mmemu run` children and theirs) are each started on
+ * and tools/reproduce (its one `mmemu batch`, and below it) are each started on
  * a long scenario, killed with SIGKILL, SIGTERM, SIGHUP and SIGINT once the
  * simulations are running, and every process below them must be gone (or a
  * zombie waiting for init) within a bounded wait. An exec'ed mmemu whose
@@ -336,8 +336,8 @@ START_TEST(test_bench_trace_killed)
 END_TEST
 
 /*
- * A plan of two long runs (malloc'ed path); their results (devices, written
- * in place) are never written: killed first.
+ * A plan of two long runs (malloc'ed path), for batch and reproduce; their
+ * results (devices, written in place) are never written: killed first.
  */
 static char *long_plan(void)
 {
@@ -363,21 +363,22 @@ START_TEST(test_batch_killed)
 END_TEST
 
 /*
- * tools/reproduce runs its experiments through --mmemu: here a script that
- * execs mmemu (same process, so MMEMU_PARENT_PID still names its parent) on
- * the long quickstart in place of the experiment it was asked for.
+ * tools/reproduce runs its experiments as one `mmemu batch` through --mmemu:
+ * here a script that execs mmemu (same process, so MMEMU_PARENT_PID still
+ * names its parent) on a plan of long quickstart runs in place of the
+ * experiment's plan it was given.
  */
 START_TEST(test_reproduce_killed)
 {
 	char *dir = cli_temp_file(""), *wrapper = cli_temp_file(".sh"), *md, *commit;
+	char *plan = long_plan();
 	char reproduce[4096];
 	const char *argv[] = { "/usr/bin/python3", reproduce, "--only", "A1", "-j", "2",
 			       "--mmemu", wrapper, "--results", dir, "--out", NULL, NULL };
 	FILE *f = fopen(wrapper, "w");
 
 	ck_assert_ptr_nonnull(f);
-	fprintf(f, "#!/bin/sh\nexec '%s' run '%s' --policy classic --set " LONG_SET
-		" --format json\n", cli_mmemu(), cli_quickstart());
+	fprintf(f, "#!/bin/sh\nexec '%s' batch '%s' -j 2\n", cli_mmemu(), plan);
 	ck_assert_int_eq(fclose(f), 0);
 	ck_assert_int_eq(chmod(wrapper, 0700), 0);
 	ck_assert_int_eq(unlink(dir), 0);
@@ -386,7 +387,12 @@ START_TEST(test_reproduce_killed)
 	ck_assert_int_gt(asprintf(&commit, "%s/commit", dir), 0);
 	argv[11] = md;
 	snprintf(reproduce, sizeof(reproduce), "%s", harness_src_path("tools/reproduce"));
-	kill_and_check(argv, 2, signals[_i]);
+	kill_and_check(argv, 3, signals[_i]);
+	unlink(plan);
+	free(plan);
+	ck_assert_int_gt(asprintf(&plan, "%s/plan", dir), 0);
+	unlink(plan);	/* the plan reproduce gave its batch */
+	free(plan);
 	unlink(commit);	/* written only once every run has ended */
 	unlink(md);
 	ck_assert_int_eq(rmdir(dir), 0);
