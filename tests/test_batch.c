@@ -22,7 +22,7 @@
 static const char *const run_opts[NR_RUNS][8] = {
 	{ "--policy", "classic", "--seed", "1", "--scale", "1/32", NULL },
 	{ "--policy", "mglru-old", "--seed", "2", "--scale", "1/32", "--sample", "1000s" },
-	{ "--seed", "3", "--scale", "1/32", "--set", "vm.swappiness=100", NULL },
+	{ "--policy", "mglru-budget", "--scale", "1/32", "--set", "vm.swappiness=100", NULL },
 };
 
 static char *read_file(const char *path)
@@ -116,7 +116,10 @@ START_TEST(test_results_as_run)
 }
 END_TEST
 
-/* A run that fails, one whose result cannot be written: the others still run; exit 1. */
+/*
+ * A run that fails (a bad value; the scenario's three policies, not one),
+ * one whose result cannot be written: the others still run; exit 1.
+ */
 START_TEST(test_failed_runs)
 {
 	char *good = cli_temp_file(".json"), *bad = cli_temp_file(".json"), text[2048], *plan;
@@ -125,9 +128,10 @@ START_TEST(test_failed_runs)
 
 	snprintf(text, sizeof(text),
 		 "%s %s --seed x\n"
-		 "/nonexistent-dir/r.json %s --scale 1/64\n"
-		 "%s %s --scale 1/64\n", bad, cli_quickstart(), cli_quickstart(), good,
-		 cli_quickstart());
+		 "/nonexistent-dir/r.json %s --scale 1/64 --policy classic\n"
+		 "%s %s --scale 1/64 --policy classic\n"
+		 "%s.2 %s --scale 1/64\n", bad, cli_quickstart(), cli_quickstart(), good,
+		 cli_quickstart(), bad, cli_quickstart());
 	plan = harness_write_temp(text);
 	args[1] = plan;
 	b = cli_run(args);
@@ -137,6 +141,9 @@ START_TEST(test_failed_runs)
 	ck_assert_msg(strstr(b.out, "1\tfailed\t") &&
 		      strstr(b.out, "\tcannot write result '/nonexistent-dir/r.json'\n"), "%s", b.out);
 	ck_assert_msg(strstr(b.out, "2\tok\t"), "%s", b.out);
+	ck_assert_msg(strstr(b.out, "3\tfailed\t") &&
+		      strstr(b.out, "\texit 2: --cell: one policy (--policy P), one seed (--seed N), "
+				    "no --live\n"), "%s", b.out);
 	ck_assert_msg(strstr(b.err, "result '/nonexistent-dir/r.json'"), "%s", b.err);
 	free(read_file(good));
 	cli_out_free(&b);
@@ -159,6 +166,8 @@ START_TEST(test_bad_plan)
 		{ "-j 2", "-j", "batch sets it" },
 		{ "--out x.pb", "--out", "batch sets it" },
 		{ "--seed", "--seed", "its value is missing" },
+		{ "--seeds 1..3", "--seeds", "one seed per line (--seed N)" },
+		{ "--policy classic,mglru-old", "classic,mglru-old", "one policy per line" },
 		{ "other.ini", "other.ini", "a second scenario" },
 		{ "!only-a-result.json", "only-a-result.json", "no scenario after the result file" },
 		{ "!r.json --seed 2", "r.json", "no scenario among the run's arguments" },

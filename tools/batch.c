@@ -1,25 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * `mmemu batch PLAN [-j N] [--timeout S]`: the runs a plan lists, each an
- * `mmemu run` of its own on the runner (tools/runner.h: -j at a time, killed
- * past --timeout, dying with this process), for a caller that has many runs
- * of different scenarios and options to make (tools/reproduce).
+ * `mmemu batch PLAN [-j N] [--timeout S]`: the runs a plan lists, each a
+ * child on the runner (tools/runner.h: -j at a time, killed past --timeout,
+ * dying with this process), for a caller that has many runs of different
+ * scenarios and options to make (tools/reproduce).
  *
  * A plan line is a run: the file its result goes to, then `mmemu run`'s
- * arguments (the scenario and its options), words separated by blanks, a
- * word with blanks in double quotes ("a b"). Blank lines and lines starting
- * with '#' are skipped. Run i (the i-th line that is a run, from 0) is the
- * child `mmemu run ARGS --format json -j 1`, and its stdout, what that
- * command prints, is written to its result file whole (tools/sink.h), so a
- * result is byte for byte that of the one `mmemu run`. The options batch
- * sets, and those that do not make one run's JSON (--out, --live), are
- * refused in a plan, as is a result file two lines name: the plan is checked
- * whole before any run starts, a bad line is a message naming the plan, the
- * line and the word, and exit 2.
+ * arguments (the scenario and its options, one policy, one seed), words
+ * separated by blanks, a word with blanks in double quotes ("a b"). Blank
+ * lines and lines starting with '#' are skipped. Run i (the i-th line that
+ * is a run, from 0) is the child `mmemu run ARGS --format json --cell`, the
+ * simulation in that process as run's own cells are, which prints its
+ * result as `mmemu run ARGS --format json` does (run_cell(), cell_print()
+ * in tools/cmd_run.c); that stdout is written to its result file whole
+ * (tools/sink.h). The options batch sets, those that make more than one
+ * run (--seeds, a policy list) or no JSON of one (--out, --live) are
+ * refused in a plan, as is a result file two lines name: the plan is
+ * checked whole before any run starts, a bad line is a message naming the
+ * plan, the line and the word, and exit 2. The values themselves are the
+ * run's to check: a bad one fails that run.
  *
  * As each run ends, one line goes to stdout, flushed: the run's index, its
  * status (ok, failed, timeout, killed), the host seconds it took and its
- * error ("exit 2: <the last line of its stderr>", "killed by SIGSEGV",
+ * error ("exit 1: <the last line of its stderr>", "killed by SIGSEGV",
  * "cannot write result 'FILE'"), tab-separated, the error empty for ok.
  * A failed run does not stop the others; exit 1 at the end when one failed
  * or stdout could not be written (then no run is started after it).
@@ -44,8 +47,8 @@
 #define BATCH_MAX_JOBS 256
 /* no --timeout: a run takes what it takes (a year, as run's) */
 #define BATCH_NO_TIMEOUT_S (365 * 86400.0)
-/* what batch appends to every run's arguments */
-static const char *const batch_run_tail[] = { "--format", "json", "-j", "1" };
+/* what batch appends to every run's arguments: one run, printed as run prints it */
+static const char *const batch_run_tail[] = { "--format", "json", "--cell" };
 #define BATCH_TAIL_LEN (sizeof(batch_run_tail) / sizeof(batch_run_tail[0]))
 
 /* One run of the plan. */
@@ -174,6 +177,10 @@ static int check_run_words(const struct batch *b, unsigned line, const char *res
 		else if (is_refused(opt))
 			rc = plan_error(b, line, word, "batch sets it, or it is not for a plan "
 						       "(--format, --all, -j, --out, --live)");
+		else if (opt == OPT_SEEDS)
+			rc = plan_error(b, line, word, "one seed per line (--seed N)");
+		else if (opt == OPT_POLICY && strchr(optarg, ','))
+			rc = plan_error(b, line, optarg, "one policy per line");
 	}
 	opterr = saved_opterr;
 	if (!rc && optind == argc)
@@ -270,7 +277,7 @@ static void batch_free(struct batch *b)
 
 /* ---- the runs ---- */
 
-/* `run WORDS... --format json -j 1` of run i (malloc'ed words), or NULL. */
+/* `run WORDS... --format json --cell` of run i (malloc'ed words), or NULL. */
 static char **run_args(const struct batch_run *r)
 {
 	size_t n = 0, total = 1 + r->nr_words + BATCH_TAIL_LEN;

@@ -201,21 +201,21 @@ static const struct command_help commands[] = {
 	},
 	{
 		.name = "batch",
-		.summary = "the runs a plan lists, each mmemu run, -j at a time (tools/reproduce)",
+		.summary = "a plan's runs, -j at a time, each result as run --format json",
 		.usage = "usage: mmemu batch PLAN [-j N] [--timeout S]\n",
 		.text =
-		"Runs each line of PLAN as its own mmemu run, -j at a time. A line is the\n"
-		"file the run's result goes to, then mmemu run's arguments (the scenario and\n"
-		"its options), separated by blanks, \"a word\" with blanks in double quotes;\n"
-		"blank lines and lines starting with '#' are skipped. Each run is mmemu run\n"
-		"ARGS --format json -j 1, and what it prints is written to its file whole.\n"
-		"The options batch sets (--format, --all, -j) or that make no result of one\n"
-		"run (--out, --live) are refused, and so is a file two lines name: the plan\n"
-		"is checked before any run starts, a bad line exits 2 naming the plan, the\n"
-		"line and the word. As each run ends, a line goes to stdout: the run's index\n"
-		"in the plan (from 0), ok, failed, timeout or killed, the host seconds it\n"
-		"took and its error, tab-separated. A run that fails does not stop the\n"
-		"others; exit 1 when one failed. SIGINT, SIGTERM and SIGHUP kill every run.\n",
+		"Runs each line of PLAN in its own process, -j at a time. A line is the file\n"
+		"the run's result goes to, then mmemu run's arguments (the scenario and its\n"
+		"options, one policy, one seed), separated by blanks, \"a word\" with blanks\n"
+		"in double quotes; blank lines and lines starting with '#' are skipped. The\n"
+		"file gets what mmemu run ARGS --format json prints. The options batch sets\n"
+		"(--format, --all, -j), --seeds, a policy list, --out and --live are\n"
+		"refused, and so is a file two lines name: the plan is checked before any\n"
+		"run starts, a bad line exits 2 naming the plan, the line and the word. As\n"
+		"each run ends, a line goes to stdout: the run's index in the plan (from 0),\n"
+		"ok, failed, timeout or killed, the host seconds it took and its error,\n"
+		"tab-separated. A run that fails does not stop the others; exit 1 when one\n"
+		"failed. SIGINT, SIGTERM and SIGHUP kill every run.\n",
 	},
 };
 
