@@ -117,8 +117,9 @@ START_TEST(test_results_as_run)
 END_TEST
 
 /*
- * A run that fails (a bad value; the scenario's three policies, not one),
- * one whose result cannot be written: the others still run; exit 1.
+ * Runs that fail (a bad value; the scenario's three policies, not one; an
+ * invariant broken; a crash), one whose result cannot be written: the
+ * others still run; exit 1.
  */
 START_TEST(test_failed_runs)
 {
@@ -130,8 +131,11 @@ START_TEST(test_failed_runs)
 		 "%s %s --seed x\n"
 		 "/nonexistent-dir/r.json %s --scale 1/64 --policy classic\n"
 		 "%s %s --scale 1/64 --policy classic\n"
-		 "%s.2 %s --scale 1/64\n", bad, cli_quickstart(), cli_quickstart(), good,
-		 cli_quickstart(), bad, cli_quickstart());
+		 "%s.2 %s --scale 1/64\n"
+		 "%s.3 %s --scale 1/64 --policy " POLICY_DIR "/s3fifo-broken.so\n"
+		 "%s.4 %s --scale 1/64 --policy " POLICY_DIR "/s3fifo-crashes.so\n",
+		 bad, cli_quickstart(), cli_quickstart(), good, cli_quickstart(), bad,
+		 cli_quickstart(), bad, cli_quickstart(), bad, cli_quickstart());
 	plan = harness_write_temp(text);
 	args[1] = plan;
 	b = cli_run(args);
@@ -144,6 +148,11 @@ START_TEST(test_failed_runs)
 	ck_assert_msg(strstr(b.out, "3\tfailed\t") &&
 		      strstr(b.out, "\texit 2: --cell: one policy (--policy P), one seed (--seed N), "
 				    "no --live\n"), "%s", b.out);
+	/* a run that breaks an invariant, one that crashes */
+	ck_assert_msg(strstr(b.out, "4\tfailed\t") &&
+		      strstr(b.out, "s3fifo-broken.so' failed: invariant broken at "), "%s", b.out);
+	ck_assert_msg(strstr(b.out, "5\tkilled\t") && strstr(b.out, "\tkilled by SIGSEGV\n"), "%s",
+		      b.out);
 	ck_assert_msg(strstr(b.err, "result '/nonexistent-dir/r.json'"), "%s", b.err);
 	free(read_file(good));
 	cli_out_free(&b);

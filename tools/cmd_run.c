@@ -215,9 +215,9 @@ static int run_cell(const struct run_args *a, const struct scenario *s, struct r
 		rc = -1;
 	}
 	if (a->format_given) {
+		/* one line: the last one of a child's stderr is what batch says of it */
 		if (rc)
-			fprintf(stderr, "mmemu: %s\nmmemu: the run under '%s' failed\n", err,
-				o->policy);
+			fprintf(stderr, "mmemu: the run under '%s' failed: %s\n", o->policy, err);
 		rc = rc ? 1 : cell_print(a, s, o->policy, &r, fd);
 		result_free(&r);
 		fclose(out);	/* nothing in it: what printed went to fd 1 */
