@@ -441,6 +441,8 @@ START_TEST(test_reproduce_writes_report)
 		unlink(mine);
 		snprintf(mine, sizeof(mine), "%s/commit", results);
 		unlink(mine);
+		snprintf(mine, sizeof(mine), "%s/plan", results);	/* its mmemu batch's */
+		ck_assert_int_eq(unlink(mine), 0);
 	}
 	cli_remove_temp(report);
 	/* one JSON per run: label, scale (dd-throttle's default is full), seed 1..3 */
@@ -601,7 +603,7 @@ START_TEST(test_bash_completion)
 		 cli_mmemu(), cli_mmemu(), cli_mmemu());
 	rc = harness_exec(argv, &out, &err);
 	ck_assert_msg(rc == 0, "bash: %d: %s", rc, err);
-	ck_assert_msg(strstr(out, "run report sweep ablate fuzz view plot list bench check-policy --help --version\n"), "%s", out);
+	ck_assert_msg(strstr(out, "run report sweep ablate fuzz view plot list bench check-policy batch --help --version\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\n--policy\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\nclassic,mglru-budget\n"), "%s", out);
 	ck_assert_msg(strstr(out, "\ngens memory throughput refaults swap pressure\n"), "%s", out);

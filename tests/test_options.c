@@ -15,6 +15,7 @@
 
 static const char *const cmd_names[] = {
 	"run", "report", "sweep", "ablate", "fuzz", "view", "plot", "list", "bench", "check-policy",
+	"batch",
 };
 
 #define NR_CMDS (sizeof(cmd_names) / sizeof(cmd_names[0]))

@@ -3,8 +3,9 @@
  * A killed parent leaves no simulation behind: `mmemu run` (its `mmemu run
  * --cell` children), `mmemu sweep` (its `mmemu run` children and theirs), `mmemu
  * check-policy` (its `mmemu run --cell` children), `mmemu bench --trace`
- * (its `--cell` replays), `mmemu fuzz` (its `mmemu fuzz --cell` cases) and
- * tools/reproduce (its `mmemu run` children and theirs) are each started on
+ * (its `--cell` replays), `mmemu fuzz` (its `mmemu fuzz --cell` cases),
+ * `mmemu batch` (its `mmemu run --cell` children) and tools/reproduce (its
+ * one `mmemu batch`, and below it) are each started on
  * a long scenario, killed with SIGKILL, SIGTERM, SIGHUP and SIGINT once the
  * simulations are running, and every process below them must be gone (or a
  * zombie waiting for init) within a bounded wait. An exec'ed mmemu whose
@@ -352,6 +353,33 @@ START_TEST(test_fuzz_killed)
 END_TEST
 
 /*
+ * A plan of two long runs (malloc'ed path), for batch and reproduce; their
+ * results (devices, written in place) are never written: killed first.
+ */
+static char *long_plan(void)
+{
+	char text[2048];
+
+	snprintf(text, sizeof(text),
+		 "/dev/null %s --policy classic --set " LONG_SET "\n"
+		 "/dev/zero %s --policy mglru-old --set " LONG_SET "\n",
+		 cli_quickstart(), cli_quickstart());
+	return harness_write_temp(text);
+}
+
+/* batch's runs are children on the runner (`mmemu run --cell`). */
+START_TEST(test_batch_killed)
+{
+	char *plan = long_plan();
+	const char *argv[] = { cli_mmemu(), "batch", plan, "-j", "2", NULL };
+
+	kill_and_check(argv, 1, signals[_i]);
+	unlink(plan);
+	free(plan);
+}
+END_TEST
+
+/*
  * The cells are `mmemu fuzz --cell --policy P --seed S` (exec'd, not forks
  * of fuzz); a SIGTERM ends them, and fuzz dies of it.
  */
@@ -396,21 +424,22 @@ START_TEST(test_fuzz_children_are_cells)
 END_TEST
 
 /*
- * tools/reproduce runs its experiments through --mmemu: here a script that
- * execs mmemu (same process, so MMEMU_PARENT_PID still names its parent) on
- * the long quickstart in place of the experiment it was asked for.
+ * tools/reproduce runs its experiments as one `mmemu batch` through --mmemu:
+ * here a script that execs mmemu (same process, so MMEMU_PARENT_PID still
+ * names its parent) on a plan of long quickstart runs in place of the
+ * experiment's plan it was given.
  */
 START_TEST(test_reproduce_killed)
 {
 	char *dir = cli_temp_file(""), *wrapper = cli_temp_file(".sh"), *md, *commit;
+	char *plan = long_plan();
 	char reproduce[4096];
 	const char *argv[] = { "/usr/bin/python3", reproduce, "--only", "A1", "-j", "2",
 			       "--mmemu", wrapper, "--results", dir, "--out", NULL, NULL };
 	FILE *f = fopen(wrapper, "w");
 
 	ck_assert_ptr_nonnull(f);
-	fprintf(f, "#!/bin/sh\nexec '%s' run '%s' --policy classic --set " LONG_SET
-		" --format json\n", cli_mmemu(), cli_quickstart());
+	fprintf(f, "#!/bin/sh\nexec '%s' batch '%s' -j 2\n", cli_mmemu(), plan);
 	ck_assert_int_eq(fclose(f), 0);
 	ck_assert_int_eq(chmod(wrapper, 0700), 0);
 	ck_assert_int_eq(unlink(dir), 0);
@@ -420,6 +449,11 @@ START_TEST(test_reproduce_killed)
 	argv[11] = md;
 	snprintf(reproduce, sizeof(reproduce), "%s", harness_src_path("tools/reproduce"));
 	kill_and_check(argv, 2, signals[_i]);
+	unlink(plan);
+	free(plan);
+	ck_assert_int_gt(asprintf(&plan, "%s/plan", dir), 0);
+	unlink(plan);	/* the plan reproduce gave its batch */
+	free(plan);
 	unlink(commit);	/* written only once every run has ended */
 	unlink(md);
 	ck_assert_int_eq(rmdir(dir), 0);
@@ -476,6 +510,7 @@ int main(void)
 	tcase_add_test(tc, test_parent_gone);
 	tcase_add_loop_test(tc, test_run_killed, 0, nr);
 	tcase_add_loop_test(tc, test_sweep_killed, 0, nr);
+	tcase_add_loop_test(tc, test_batch_killed, 0, nr);
 	tcase_add_loop_test(tc, test_reproduce_killed, 0, nr);
 	tcase_add_loop_test(tc, test_check_policy_killed, 0, nr);
 	tcase_add_test(tc, test_run_children_are_cells);

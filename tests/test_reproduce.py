@@ -167,6 +167,47 @@ class Runs(unittest.TestCase):
             self.assertEqual(r[r.index("--scale") + 1], "1.0" if r[2] == "full" else "0.0625")
 
 
+class Batch(unittest.TestCase):
+    # the runs go to one `mmemu batch`: each plan line is the job's --list
+    # command less what batch sets, and its lines come back to the jobs
+    def jobs(self, results):
+        e = next(x for x in rp.EXPERIMENTS if x["id"] == "A1")
+        return [rp.Job(e, label, run[0], run[1], 0.0625, seed, results)
+                for seed in (1, 2) for label, run in e["runs"].items()]
+
+    def test_plan_line_is_the_run_less_format_and_j(self):
+        j = self.jobs("/r d")[0]
+        words = j.cmd("mmemu")[2:]
+        i = words.index("--format")
+        self.assertEqual(words[i:i + 4], ["--format", "json", "-j", "1"])
+        del words[i:i + 4]
+        self.assertEqual(rp.plan_line(j), '"%s" %s' % (j.out, " ".join(words)))
+        self.assertTrue(j.out.startswith("/r d/"))
+
+    def test_lines_come_back_to_their_jobs(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            fake = os.path.join(d, "mmemu")
+            with open(fake, "w") as f:
+                # run 2 ends first, run 0 fails, run 1 and 3 are never said
+                f.write("#!/bin/sh\n[ \"$1 $3 $4\" = 'batch -j 3' ] || exit 9\n"
+                        "out=$(sed -n 4p \"$2\" | cut -d' ' -f1)\n"
+                        "echo '{\"runs\": [{\"policy\": \"p\"}], \"scale\": 0.5}' > \"$out\"\n"
+                        "printf '2\\tok\\t1.250\\t\\n0\\tfailed\\t0.100\\texit 2: no\\n'\n"
+                        "exit 1\n")
+            os.chmod(fake, 0o700)
+            jobs = self.jobs(d)
+            got = list(rp.run_batch(jobs, fake, 3, d))
+            self.assertEqual([(jobs.index(g[0]), g[2], g[3]) for g in got],
+                             [(2, None, 1.25), (0, "exit 2: no", 0),
+                              (1, "not run: mmemu batch exited 1", 0),
+                              (3, "not run: mmemu batch exited 1", 0)])
+            self.assertEqual(rp.first_run(got[0][1]), {"policy": "p", "scale": 0.5})
+            with open(os.path.join(d, "plan")) as f:
+                lines = f.read().splitlines()
+            self.assertEqual(lines[1:], [rp.plan_line(j) for j in jobs])
+
+
 if __name__ == "__main__":
     r = unittest.main(exit=False, verbosity=1).result
     sys.exit(0 if r.wasSuccessful() else 1)

@@ -238,7 +238,7 @@ void child_die_with_parent(pid_t parent)
 	}
 }
 
-/* MMEMU_PARENT_PID (set by sweep and tools/reproduce): die with that parent. */
+/* MMEMU_PARENT_PID (set by the runner and tools/reproduce): die with that parent. */
 int child_follow_parent_env(void)
 {
 	const char *v = getenv(MMEMU_PARENT_PID_ENV);

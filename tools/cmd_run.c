@@ -71,6 +71,7 @@ struct run_args {
 	bool cell, cell_stdin, cell_live;	/* --cell, --cell-stdin, --cell-live */
 	long cell_progress;		/* --cell-progress SLOT, or -1 */
 	struct output_opts oo;		/* --format, --all */
+	bool format_given;		/* --format: a --cell prints as run does (batch) */
 	double scale;			/* --scale, 0: the scenario's */
 };
 
@@ -126,13 +127,71 @@ static int cell_io(const struct run_args *a, struct run_opts *o, FILE **rows)
 	return 0;
 }
 
+/* r as a received mmemu.Run (the bytes run's parent gets), or NULL. */
+static Mmemu__Run *cell_run_message(const struct run_result *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len), *in;
+	Mmemu__Run *run = NULL;
+
+	if (!m)
+		return NULL;
+	if (!result_send(r, m) && !fclose(m) && (in = fmemopen(buf, len, "r"))) {
+		run = result_recv(in);
+		fclose(in);
+	} else if (m) {
+		fclose(m);
+	}
+	free(buf);
+	return run;
+}
+
+/*
+ * run --cell --format F, as batch's child: the one run printed on stdout
+ * (fd, this process's stdout before the run) as `run --format F` prints it,
+ * from the same received message, its policy's unkept counters dropped.
+ * The exit status.
+ */
+static int cell_print(const struct run_args *a, const struct scenario *s, const char *policy,
+		      const struct run_result *r, int fd)
+{
+	Mmemu__Invocation inv = MMEMU__INVOCATION__INIT;
+	Mmemu__Run *run = cell_run_message(r);
+	const struct reclaim_policy *rp;
+	char err[512];
+	int rc;
+
+	if (!run)
+		return cmd_die("out of memory");
+	rp = reclaim_policy_get(policy, err, sizeof(err));	/* loaded already: found */
+	if (rp)
+		result_drop_unmaintained(run, rp);
+	fflush(stdout);
+	if (dup2(fd, STDOUT_FILENO) < 0) {
+		mmemu__run__free_unpacked(run, NULL);
+		return cmd_die("--cell: cannot keep standard output");
+	}
+	inv.scenario_name = s->name;
+	inv.scenario_path = s->path;
+	inv.scenario_text = s->text ? s->text : (char *)protobuf_c_empty_string;
+	inv.scale = s->machine.scale;
+	inv.mmemu_version = (char *)help_version_string();
+	inv.n_runs = 1;
+	inv.runs = &run;
+	rc = cmd_print_invocation(&inv, &a->oo, false);
+	mmemu__run__free_unpacked(run, NULL);
+	return rc;
+}
+
 /*
  * run --cell (not shown in --help), as a runner's child (run, check-policy):
  * the one run of o in this process, and on stdout "K\n" and the result
  * (result_send()), or "F <enum mm_invariant_kind> <why>\n" when the run
  * failed; exit 0 either way, 1 when stdout could not be written. What a
  * plug-in prints goes to stderr; the sample rows' pipe is closed before the
- * outcome goes.
+ * outcome goes. With --format (batch's children): the run as `run --format`
+ * prints it (cell_print()), or its failure on stderr and exit 1.
  */
 static int run_cell(const struct run_args *a, const struct scenario *s, struct run_opts *o)
 {
@@ -154,6 +213,15 @@ static int run_cell(const struct run_args *a, const struct scenario *s, struct r
 	if (rows && fclose(rows) && !rc) {
 		snprintf(err, sizeof(err), "--cell-live: the rows' pipe: %s", strerror(errno));
 		rc = -1;
+	}
+	if (a->format_given) {
+		/* one line: the last one of a child's stderr is what batch says of it */
+		if (rc)
+			fprintf(stderr, "mmemu: the run under '%s' failed: %s\n", o->policy, err);
+		rc = rc ? 1 : cell_print(a, s, o->policy, &r, fd);
+		result_free(&r);
+		fclose(out);	/* nothing in it: what printed went to fd 1 */
+		return rc;
 	}
 	if (rc)
 		fprintf(out, "F %d %s\n", (int)mm_invariant_kind(), err);
@@ -271,7 +339,7 @@ static int run_one_cell(const struct run_args *a, const struct scenario *s, cons
 		return cmd_die("out of memory");
 	rc = nr_policies == 1 && a->nr_seeds == 1 && !a->live_arg
 		     ? run_cell(a, s, &o)
-		     : cmd_die("--cell: one policy, one seed, no --live");
+		     : cmd_die("--cell: one policy (--policy P), one seed (--seed N), no --live");
 	free(options);
 	return rc;
 }
@@ -355,6 +423,7 @@ static int run_take_option(struct run_args *a, int opt)
 		return -1;
 	case OPT_FORMAT:
 		a->oo.format = optarg;
+		a->format_given = true;
 		if (!output_format_known(a->oo.format)) {
 			snprintf(err, sizeof(err), "--format '%s': expected text, json or csv", optarg);
 			return cmd_die(err);

@@ -199,6 +199,24 @@ static const struct command_help commands[] = {
 		"killed and fails \"runs to the end\". Exit 0 when all pass, 1 when one\n"
 		"fails, 2 when the policy does not load.\n",
 	},
+	{
+		.name = "batch",
+		.summary = "a plan's runs, -j at a time, each result as run --format json",
+		.usage = "usage: mmemu batch PLAN [-j N] [--timeout S]\n",
+		.text =
+		"Runs each line of PLAN in its own process, -j at a time. A line is the file\n"
+		"the run's result goes to, then mmemu run's arguments (the scenario and its\n"
+		"options, one policy, one seed), separated by blanks, \"a word\" with blanks\n"
+		"in double quotes; blank lines and lines starting with '#' are skipped. The\n"
+		"file gets what mmemu run ARGS --format json prints. The options batch sets\n"
+		"(--format, --all, -j), --seeds, a policy list, --out and --live are\n"
+		"refused, and so is a file two lines name: the plan is checked before any\n"
+		"run starts, a bad line exits 2 naming the plan, the line and the word. As\n"
+		"each run ends, a line goes to stdout: the run's index in the plan (from 0),\n"
+		"ok, failed, timeout or killed, the host seconds it took and its error,\n"
+		"tab-separated. A run that fails does not stop the others; exit 1 when one\n"
+		"failed. SIGINT, SIGTERM and SIGHUP kill every run.\n",
+	},
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

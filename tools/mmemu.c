@@ -2,7 +2,7 @@
 /*
  * The mmemu command: the table of its commands, one file each (run:
  * tools/cmd_run.c, report: tools/cmd_report.c, list: tools/cmd_list.c,
- * sweep, plot, bench, check-policy, view, ablate, fuzz), their options in
+ * sweep, plot, bench, check-policy, view, ablate, fuzz, batch), their options in
  * one table (tools/options.c) and their help (tools/help.c). What a command
  * prints goes out through tools/sink.h: a write that fails is an error,
  * never a silent truncation.
@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "tools/ablate.h"
+#include "tools/batch.h"
 #include "tools/bench.h"
 #include "tools/check_policy.h"
 #include "tools/child.h"
@@ -48,7 +49,7 @@ static const struct {
 	{ "run", cmd_run },	{ "report", cmd_report }, { "sweep", cmd_sweep },
 	{ "plot", cmd_plot },	{ "list", cmd_list },	  { "bench", cmd_bench },
 	{ "check-policy", cmd_check_policy }, { "view", cmd_view },
-	{ "ablate", cmd_ablate },	{ "fuzz", cmd_fuzz },
+	{ "ablate", cmd_ablate },	{ "fuzz", cmd_fuzz },	  { "batch", cmd_batch },
 };
 
 int main(int argc, char **argv)

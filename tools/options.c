@@ -17,7 +17,7 @@
 #define RUN_REPORT_SWEEP (CMD_RUN | CMD_REPORT | CMD_SWEEP)
 #define SWEEP_ABLATE (CMD_SWEEP | CMD_ABLATE)
 #define EVERY_CMD (CMD_RUN | CMD_REPORT | CMD_SWEEP | CMD_ABLATE | CMD_FUZZ | CMD_VIEW | \
-		   CMD_PLOT | CMD_LIST | CMD_BENCH | CMD_CHECK_POLICY)
+		   CMD_PLOT | CMD_LIST | CMD_BENCH | CMD_CHECK_POLICY | CMD_BATCH)
 
 const struct cli_option cli_options[] = {
 	{ "help", 'h', false, OPT_HELP, EVERY_CMD, NULL, NULL },
@@ -194,6 +194,12 @@ const struct cli_option cli_options[] = {
 	  "shrink the scenarios, 0 < F <= 1 or 1/N (default 1/32)" },
 	{ "timeout", 0, true, OPT_TIMEOUT, CMD_CHECK_POLICY, "--timeout S",
 	  "host seconds a run may take (default 300)" },
+
+	/* batch */
+	{ "jobs", 'j', true, OPT_JOBS, CMD_BATCH, "-j N",
+	  "runs at once, 1 to 256 (default: the online CPUs)" },
+	{ "timeout", 0, true, OPT_TIMEOUT, CMD_BATCH, "--timeout S",
+	  "host seconds a run may take (default: no limit)" },
 	{ NULL, 0, false, 0, 0, NULL, NULL },
 };
 
@@ -204,7 +210,7 @@ static const struct {
 	{ "run", CMD_RUN },	    { "report", CMD_REPORT }, { "sweep", CMD_SWEEP },
 	{ "ablate", CMD_ABLATE },   { "fuzz", CMD_FUZZ },     { "view", CMD_VIEW },
 	{ "plot", CMD_PLOT },	    { "list", CMD_LIST },     { "bench", CMD_BENCH },
-	{ "check-policy", CMD_CHECK_POLICY },
+	{ "check-policy", CMD_CHECK_POLICY }, { "batch", CMD_BATCH },
 };
 
 unsigned cli_cmd_bit(const char *name)

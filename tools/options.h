@@ -30,6 +30,7 @@ enum cli_cmd {
 	CMD_LIST = 1 << 7,
 	CMD_BENCH = 1 << 8,
 	CMD_CHECK_POLICY = 1 << 9,
+	CMD_BATCH = 1 << 10,
 };
 
 /* What an option is: what cli_getopt() returns for it (past any char). */

@@ -33,7 +33,7 @@ int sweep_main(int argc, char **argv, const struct sweep_variants *v);
 
 /*
  * The pid of the process an exec'ed mmemu must not outlive (sweep sets it
- * for its runs, tools/reproduce for its own): mmemu then asks for SIGKILL
+ * for its runs, tools/reproduce for its mmemu batch): mmemu then asks for SIGKILL
  * when that parent dies, and exits at once if it has died already.
  */
 #define MMEMU_PARENT_PID_ENV "MMEMU_PARENT_PID"
