@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The engine over SimGrid's S4U C API. Hosts are NUMA nodes (speed 1 Gflop/s
- * so that one flop is one nanosecond of CPU); CPU time is an execution,
- * everything else (IO, throttling) is a sleep or a condition wait. Actors on
- * one host share its cores through their executions (SimGrid's Cas01 model),
- * so an execution is a sleep only where no core can be shared: see
- * struct engine_host. A sleep that ends before any other actor could run
- * moves the clock without SimGrid: see actor_defer().
+ * The engine over SimGrid's S4U C API. Hosts are NUMA nodes; SimGrid runs
+ * the actors and orders their sleeps, semaphores and mutexes. CPU time is
+ * shared among a host's cores here, as processor sharing (see struct
+ * engine_host), and an actor waits for its CPU to be done by sleeping (a
+ * SimGrid execution goes through its LMM solver: ycsb-b at 1/16 took 2.2x
+ * the CPU with executions as without). A sleep that ends
+ * before any other actor could run moves the clock without SimGrid: see
+ * actor_defer().
  */
 #include <errno.h>
 #include <math.h>
@@ -73,7 +74,6 @@ static struct {
 	int nr_hosts;
 	bool running;		/* inside engine_run() */
 	uint64_t until_ns;	/* engine_run()'s limit (0: none) */
-	uint64_t nr_late_overcommits;	/* see engine_nr_late_overcommits() */
 	bool deferred;		/* the running actor's clock is ahead of SimGrid's */
 	uint64_t others_wake_ns;	/* min wake_ns of the actors not running (valid if known) */
 	bool others_known;	/* ... computed since the running actor last resumed */
@@ -158,19 +158,23 @@ uint64_t engine_nr_deferred(void)
 }
 
 /*
- * A host whose actors (every one created so far, finished ones too, and
- * those reserved for later) are no more than its cores never shares a core:
- * each execution on it runs at the full speed of one core from start to
- * end, whatever the others do, so it is a sleep of the same length that
- * nobody can tell apart (SimGrid's Cas01 CPU: an execution's rate is its
- * core's speed while the host's executions are at most its cores).
+ * CPU time on a host is processor sharing, SimGrid's Cas01 model with every
+ * execution bound to one core: while a host runs no more executions than it
+ * has cores each runs at one core's speed, else all share its cores equally
+ * (cores/n each). Kept as virtual work: `work` is the CPU time each
+ * execution in progress has received since work_ns's reference, so an
+ * execution that needs ns more from now is done when work reaches work + ns
+ * (its cpu_work_end), whatever starts or ends meanwhile, and they end in
+ * the order of that. The state moves on lazily (cpu_advance) whenever an
+ * actor of the host looks at it.
  */
 struct engine_host {
 	sg_host_t sg;		/* the engine's host "node<id>" */
 	int nr_cores;		/* its cores */
-	int nr_actors;		/* actors placed on it, plus reservations */
-	int nr_reserved;	/* reservations not yet taken by actor_create */
-	uint64_t cpu_busy_until_ns;	/* latest end of CPU run as a sleep here */
+	struct actor **run;	/* executions in progress, the first to end last */
+	int nr_run, cap_run;
+	double work;		/* CPU ns each of them has received, at work_ns */
+	uint64_t work_ns;	/* the time work was brought up to date */
 };
 
 static struct engine_host *engine_host(int node)
@@ -193,30 +197,101 @@ static struct engine_host *engine_host(int node)
 	return &eng.hosts[node];
 }
 
-/* The actor's CPU may run as a sleep: its host never shares a core. */
-static bool cpu_is_unshared(const struct actor *a)
+/* Nanoseconds (rounded up) for each of nr executions on h to get `work` more CPU ns. */
+static uint64_t cpu_ns_for(const struct engine_host *h, int nr, double work)
 {
-	const struct engine_host *h = &eng.hosts[a->node];
+	double ns = nr <= h->nr_cores ? work : work * nr / h->nr_cores;
 
-	return h->nr_actors <= h->nr_cores;
+	ns = ceil(ns);
+	return ns > 0 ? (uint64_t)ns : 0;
 }
 
-void engine_reserve_actors(int node, int nr)
+/* The CPU ns each execution on h gets in ns nanoseconds. */
+static double cpu_work_in(const struct engine_host *h, uint64_t ns)
 {
-	struct engine_host *h = engine_host(node);
+	return h->nr_run <= h->nr_cores ? (double)ns : (double)ns * h->nr_cores / h->nr_run;
+}
 
-	h->nr_actors += nr;
-	h->nr_reserved += nr;
+/*
+ * SimGrid ends what is due within its timing precision (surf/precision,
+ * 1e-9 s) of the date it reaches at that date: a sleep until an
+ * execution's end may return 1 ns before it, which counts as the end.
+ */
+#define ENGINE_PRECISION_NS 1
+
+/*
+ * The executions on h done by time t leave it, in order; the state moves
+ * to the last end. Only that and a start move it, never a look at it, so
+ * every end follows from the starts alone, however often actors wake.
+ */
+static void cpu_advance(struct engine_host *h, uint64_t t)
+{
+	while (h->nr_run) {
+		struct actor *first = h->run[h->nr_run - 1];
+		uint64_t end = h->work_ns + cpu_ns_for(h, h->nr_run, first->cpu_work_end - h->work);
+
+		if (end > t + ENGINE_PRECISION_NS)
+			break;
+		h->work = first->cpu_work_end;
+		if (end > h->work_ns)
+			h->work_ns = end;
+		first->cpu_running = false;
+		h->nr_run--;
+	}
+}
+
+/* a's execution of ns starts on h at t, placed by its end */
+static void cpu_start(struct engine_host *h, struct actor *a, uint64_t ns, uint64_t t)
+{
+	int i;
+
+	cpu_advance(h, t);
+	if (t > h->work_ns) {
+		if (h->nr_run)
+			h->work += cpu_work_in(h, t - h->work_ns);
+		h->work_ns = t;
+	}
+	a->cpu_work_end = h->work + (double)ns;
+	if (h->nr_run == h->cap_run) {
+		int cap = h->cap_run ? 2 * h->cap_run : 16;
+		struct actor **n = realloc(h->run, (size_t)cap * sizeof(*n));
+
+		if (!n)
+			abort();	/* out of host memory: nothing sensible to do */
+		h->run = n;
+		h->cap_run = cap;
+	}
+	i = h->nr_run;
+	while (i && h->run[i - 1]->cpu_work_end < a->cpu_work_end)
+		i--;
+	memmove(&h->run[i + 1], &h->run[i], (size_t)(h->nr_run - i) * sizeof(*h->run));
+	h->run[i] = a;
+	h->nr_run++;
+	a->cpu_running = true;
+}
+
+/*
+ * When a's execution on h ends if no other starts there meanwhile: those
+ * that end before it leave one by one, each giving the rest a larger share
+ * (the steps cpu_advance() will take). A start meanwhile can only delay it.
+ */
+static uint64_t cpu_end(const struct engine_host *h, const struct actor *a)
+{
+	uint64_t t = h->work_ns;
+	double work = h->work;
+
+	for (int i = h->nr_run - 1; i >= 0; i--) {
+		t += cpu_ns_for(h, i + 1, h->run[i]->cpu_work_end - work);
+		work = h->run[i]->cpu_work_end;
+		if (h->run[i] == a)
+			break;
+	}
+	return t;
 }
 
 size_t engine_nr_actors(void)
 {
 	return eng.nr_actors;
-}
-
-uint64_t engine_nr_late_overcommits(void)
-{
-	return eng.nr_late_overcommits;
 }
 
 void engine_set_check(uint64_t every, engine_check_fn fn, void *arg)
@@ -289,8 +364,6 @@ int engine_init(const char *platform_xml, uint64_t seed)
 	close(fd);
 	simgrid_load_platform(path);
 	unlink(path);
-	/* the timer actor, made on node 0 by the first timer_add() */
-	engine_reserve_actors(0, 1);
 	return 0;
 }
 
@@ -321,8 +394,8 @@ static void actor_trampoline(int argc, char **argv)
 	a->wake_ns = UINT64_MAX;
 }
 
-static struct actor *actor_create_on(const char *name, int node, actor_fn fn, void *arg,
-				     bool daemon, bool reserved)
+struct actor *actor_create(const char *name, int node, actor_fn fn, void *arg,
+			   bool daemon)
 {
 	struct actor *a = calloc(1, sizeof(*a));
 	struct engine_host *h;
@@ -354,13 +427,6 @@ static struct actor *actor_create_on(const char *name, int node, actor_fn fn, vo
 	eng.actors[eng.nr_actors++] = a;
 
 	h = engine_host(node);
-	if ((reserved || eng.running) && h->nr_reserved) {
-		h->nr_reserved--;
-	} else if (++h->nr_actors == h->nr_cores + 1 && eng.running &&
-		   h->cpu_busy_until_ns > engine_clock_ns()) {
-		/* a core taken as a sleep may have been shared from now on */
-		eng.nr_late_overcommits++;
-	}
 	SG_CALL(sa = sg_actor_init(a->name, h->sg));
 	SG_CALL(sg_actor_set_data(sa, a));
 	SG_CALL(sg_actor_start(sa, actor_trampoline, 0, NULL));
@@ -368,34 +434,6 @@ static struct actor *actor_create_on(const char *name, int node, actor_fn fn, vo
 		SG_CALL(sg_actor_daemonize(sa));
 	a->sg = sa;
 	return a;
-}
-
-struct actor *actor_create(const char *name, int node, actor_fn fn, void *arg,
-			   bool daemon)
-{
-	return actor_create_on(name, node, fn, arg, daemon, false);
-}
-
-void actor_flush_cpu(struct actor *a)
-{
-	uint64_t ns = a->cpu_pending_ns;
-
-	if (!ns)
-		return;
-	engine_quiescent(a);
-	a->cpu_pending_ns = 0;
-	if (a->untimed)
-		return;
-	/*
-	 * Never by itself, even on a core of its own: that is exact in time,
-	 * but SimGrid breaks ties between actors due at the same nanosecond by
-	 * the history of its action heap, which fewer executions change
-	 * (chrome-node's output changed that way); sleeps alone change none.
-	 */
-	engine_flush_deferred();
-	a->wake_ns = engine_clock_ns() + ns;	/* sharing a core only delays the end */
-	sg_actor_execute((double)ns);
-	engine_resume(a);
 }
 
 /* a sleeps until t > now: by itself if nobody can tell, else in SimGrid */
@@ -410,45 +448,59 @@ static void actor_sleep_to(struct actor *a, uint64_t t)
 }
 
 /*
- * Pending CPU, then a sleep until t after it: on a host that never shares a
- * core the CPU ends at now + pending whatever the other actors do, so one
- * sleep until t is the same (one engine activity, not an execution and a
- * sleep; an IO wait after its submission cost). The quiescent points are
- * both passed, at the actor's time, as before. Not done where t comes first:
- * there the execution alone is the wait, and replacing an execution by a
- * sleep of its length moved events that fall on the same nanosecond
- * (chrome-node's output changed), so executions stay executions.
- * One visible effect remains: SimGrid ends every action due within
- * surf/precision (1e-9 s) of the current date at that date, so an event 1 ns
- * after the execution's end could fire 1 ns early; without that end it fires
- * at its own time (swap-zram at 1/32: one runtime_s 0.167369579 -> ...580;
- * with surf/precision 1e-11 the outputs with and without this are the same).
+ * a's CPU time ns runs on its host from now, and a sleeps until it is done
+ * and t has come (t 0: the CPU alone), the later of the two: one sleep for
+ * an IO wait after its submission cost, where the CPU ends first. Where
+ * others started on the host meanwhile, the CPU is not done when the sleep
+ * ends: a sleeps on until its new end.
  */
-static bool actor_sleep_until_unshared(struct actor *a, uint64_t t)
+static void actor_run_cpu(struct actor *a, uint64_t ns, uint64_t t)
 {
-	uint64_t ns = a->cpu_pending_ns, cpu_end;
+	struct engine_host *h = &eng.hosts[a->node];
+	bool waited = false;
 
-	if (!ns || a->untimed || !cpu_is_unshared(a))
-		return false;
-	cpu_end = engine_clock_ns() + ns;
-	if (t <= cpu_end)
-		return false;
-	engine_quiescent(a);
-	engine_quiescent(a);
-	a->cpu_pending_ns = 0;
-	if (cpu_end > eng.hosts[a->node].cpu_busy_until_ns)
-		eng.hosts[a->node].cpu_busy_until_ns = cpu_end;
-	actor_sleep_to(a, t);
-	return true;
+	cpu_start(h, a, ns, engine_clock_ns());
+	while (a->cpu_running) {
+		uint64_t end = cpu_end(h, a);
+
+		if (t >= end) {
+			end = t;
+			waited = true;
+		}
+		if (end > engine_clock_ns())
+			actor_sleep_to(a, end);
+		cpu_advance(h, engine_clock_ns());
+	}
+	if (!waited && t > engine_clock_ns())
+		actor_sleep_to(a, t);
 }
 
+void actor_flush_cpu(struct actor *a)
+{
+	uint64_t ns = a->cpu_pending_ns;
+
+	if (!ns)
+		return;
+	engine_quiescent(a);
+	a->cpu_pending_ns = 0;
+	if (!a->untimed)
+		actor_run_cpu(a, ns, 0);
+}
+
+/* Pending CPU, then a sleep until t: both quiescent points, at a's time. */
 static void actor_sleep_until(struct actor *a, uint64_t t)
 {
-	if (actor_sleep_until_unshared(a, t))
-		return;
-	actor_flush_cpu(a);
+	uint64_t ns = a->cpu_pending_ns;
+
+	if (ns)
+		engine_quiescent(a);
 	engine_quiescent(a);
-	if (t > engine_clock_ns() && !a->untimed)
+	a->cpu_pending_ns = 0;
+	if (a->untimed)
+		return;
+	if (ns)
+		actor_run_cpu(a, ns, t);
+	else if (t > engine_clock_ns())
 		actor_sleep_to(a, t);
 }
 
@@ -734,7 +786,7 @@ void timer_add(uint64_t when_ns, timer_fn fn, void *arg)
 	 */
 	if (!eng.timer_wq) {
 		eng.timer_wq = waitq_create();
-		eng.timer_actor = actor_create_on("timer", 0, timer_actor_fn, NULL, true, true);
+		eng.timer_actor = actor_create("timer", 0, timer_actor_fn, NULL, true);
 	}
 	if (timers.nr == timers.cap) {
 		size_t cap = timers.cap ? 2 * timers.cap : 256;
@@ -791,9 +843,10 @@ void engine_exit(void)
 	eng.nr_quiescent = 0;
 	free(timers.heap);
 	memset(&timers, 0, sizeof(timers));
+	for (int i = 0; i < eng.nr_hosts; i++)
+		free(eng.hosts[i].run);
 	free(eng.hosts);
 	eng.hosts = NULL;
 	eng.nr_hosts = 0;
-	eng.nr_late_overcommits = 0;
 	eng.nr_deferred = 0;
 }

@@ -47,6 +47,8 @@ struct actor {
 	void *psi_memcg;	/* models/psi.c: the memcg it counts in */
 	bool untimed;		/* its CPU and sleeps are dropped: time does not pass for it
 				 * (a miss-ratio-only replay, bench --trace --no-timing) */
+	double cpu_work_end;	/* its host's work at which its CPU is done (engine.c) */
+	bool cpu_running;	/* its CPU time runs (engine.c: struct engine_host) */
 	uint64_t wake_ns;	/* while not running: the earliest time it can run again
 				 * unless another actor wakes it (0: now; UINT64_MAX:
 				 * only another can); see actor_defer() */
@@ -89,18 +91,9 @@ static inline uint64_t engine_clock_ns(void)
 
 struct actor *actor_create(const char *name, int node, actor_fn fn, void *arg,
 			   bool daemon);
-/*
- * Actors that will be created on node while the engine runs count toward its
- * cores from now on: a host with no more actors than cores runs their CPU
- * time as sleeps (see engine.c), which only holds if it stays so. A creation
- * while running that exceeds a host's cores with CPU run as a sleep still in
- * progress there counts in engine_nr_late_overcommits() (0 in a sound run).
- */
-void engine_reserve_actors(int node, int nr);
-uint64_t engine_nr_late_overcommits(void);
 /* Actors created since engine_init(), the lazily made timer actor included. */
 size_t engine_nr_actors(void);
-/* Sleeps that moved the clock without SimGrid (see actor_defer() in engine.c). */
+/* Sleeps (CPU waits included) that moved the clock without SimGrid (actor_defer()). */
 uint64_t engine_nr_deferred(void);
 
 /* Local time of an actor: the engine clock plus its pending CPU. */
@@ -121,7 +114,7 @@ static inline void actor_charge_sys(struct actor *a, uint64_t ns)
 	a->stime_ns += ns;
 }
 
-/* Hands pending CPU to the engine (the actor competes for its node's cores). */
+/* Runs the pending CPU: the actor shares its node's cores with the others there. */
 void actor_flush_cpu(struct actor *a);
 
 /* cond_resched(): gives the engine the CPU once a quantum has accumulated. */

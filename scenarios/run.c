@@ -331,14 +331,6 @@ static int check_run_end(const struct run_opts *o, char *err, size_t errlen)
 		if (warn_or_fail(o, err))
 			return -1;
 	}
-	/* CPU run as a sleep is exact only while no host gains actors beyond its cores */
-	if (engine_nr_late_overcommits()) {
-		snprintf(err, errlen, "engine: %llu actors created beyond a node's cores while CPU time "
-			 "ran there as a sleep: CPU sharing after it is not SimGrid's",
-			 (unsigned long long)engine_nr_late_overcommits());
-		if (warn_or_fail(o, err))
-			return -1;
-	}
 	return 0;
 }
 

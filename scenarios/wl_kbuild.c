@@ -369,9 +369,6 @@ static int kbuild_start(struct workload *w, struct mem_cgroup *memcg, struct blo
 		  zipf_scramble_hash_first_of[p->scramble]);
 	if (!actor_create(c->name, c->node, make_fn, kb, false))
 		return -ENOMEM;
-	/* the job slots make_fn starts, placed as it places them */
-	for (int i = 0; i < kb->nr_slots; i++)
-		engine_reserve_actors(i % mm.machine.nr_nodes, 1);
 	return 0;
 }
 

@@ -83,7 +83,7 @@ END_TEST
 START_TEST(test_file_scan_mglru)
 {
 	/* MGLRU's aging walks the young bits the ranges set */
-	same_both_ways("scenarios/file-anon-mix.ini", 1.0 / 256, "mglru-budget");
+	same_both_ways("scenarios/file-anon-mix.ini", 1.0 / 512, "mglru-budget");
 }
 END_TEST
 

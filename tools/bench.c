@@ -121,7 +121,7 @@ int bench_boot(uint64_t pages, const struct reclaim_policy *policy, struct block
 	       actor_fn fn, void *arg)
 {
 	/* the bench actor, kswapd, the device's flusher, the memcg stats flusher
-	 * and the timer on cores of their own: CPU time runs as a sleep */
+	 * and the timer on cores of their own: no CPU time is shared */
 	int cpus[1] = { 8 };
 	struct bdev_params p;
 	struct machine m;
