@@ -276,15 +276,24 @@ static uint64_t anon_hit(struct actor *a, struct address_space *as, uint64_t i, 
 	return ns;
 }
 
-uint64_t anon_access_range(struct actor *a, struct task *t, struct address_space *as,
-			   uint64_t index, uint64_t end, bool write, uint64_t user_ns,
-			   bool resched, uint64_t *nr_new)
+/*
+ * A userspace memset (or a populate pass) over an anonymous region: in the
+ * kernel each untouched page takes its own fault, handle_mm_fault() ->
+ * do_anonymous_page() (alloc_anon_folio(), mem_cgroup_charge(),
+ * folio_add_new_anon_rmap(), folio_add_lru_vma()), and a present page is a
+ * plain store that sets the PTE's young and dirty bits in hardware. Here the
+ * pages that need no reclaim go in one loop, the faults' counts and charge
+ * at once; the first page that could sleep is left to anon_access().
+ */
+uint64_t anon_access_stride(struct actor *a, struct task *t, struct address_space *as,
+			    uint64_t index, uint64_t end, uint64_t step, bool write,
+			    uint64_t user_ns, bool resched, uint64_t *nr_new)
 {
-	uint64_t budget = UINT64_MAX, nr_faults = 0, user = 0, sys = 0, i;
+	uint64_t budget = UINT64_MAX, nr_faults = 0, user = 0, sys = 0, nr = 0, i;
 
-	for (i = index; i < end; i++) {
+	for (i = index; i < end; i += step) {
 		if (mm.machine.nr_nodes > 1 || write)
-			prefetch_page_folio(as, i + RANGE_PREFETCH_PAGES);
+			prefetch_page_folio(as, i + RANGE_PREFETCH_PAGES * step);
 		if (as->ptes[i] & PTE_PRESENT) {
 			user += anon_hit(a, as, i, write);
 		} else {
@@ -310,16 +319,15 @@ uint64_t anon_access_range(struct actor *a, struct task *t, struct address_space
 		}
 		user += user_ns;
 		/* the page loop's actor_cond_resched() would hand the CPU over here */
-		if (resched && a->cpu_pending_ns + user + sys >= a->quantum_ns) {
-			i++;
+		nr++;
+		if (resched && a->cpu_pending_ns + user + sys >= a->quantum_ns)
 			break;
-		}
 	}
-	if (i > index)
+	if (nr)
 		t->lru_gen_bitmap = 0xff;	/* lru_gen_use_mm() */
 	anon_faults_account(t, nr_faults);
 	actor_charge_user(a, user);
 	actor_charge_sys(a, sys);
 	*nr_new = nr_faults;
-	return i - index;
+	return nr;
 }

@@ -130,7 +130,8 @@ void filemap_map_prefetch(const struct task *t, const struct address_space *f, u
 int anon_access(struct actor *a, struct task *t, struct address_space *as,
 		uint64_t index, bool write);
 /*
- * Touches pages [index, end) of an anonymous region in a row (a memset, a
+ * Touches pages index, index + step, ... below end of an anonymous region
+ * (step 1: in a row, a memset; a larger step: one thread's stripe of a
  * populate pass), as anon_access(a, t, as, i, write) page by page with the
  * caller's own user_ns of CPU after each and, with resched, its
  * actor_cond_resched(), for as long as each page is a hit or a fault of a
@@ -141,14 +142,23 @@ int anon_access(struct actor *a, struct task *t, struct address_space *as,
  * take another node's page, a killed task's fault), at `end`, or with
  * resched after the page at which a's pending CPU reaches its quantum, where
  * the caller's actor_cond_resched() hands it to the engine. Returns the
- * pages touched: *nr_new ACCESS_NEW, the others ACCESS_HIT. Calls no engine:
+ * pages touched (the next page is index + step times that): *nr_new
+ * ACCESS_NEW, the others ACCESS_HIT. Calls no engine:
  * nothing else runs during the range, so the outcome is the page loop's; the
  * folios are made and added to the LRU one by one in page order, and the
  * counts, the charge and the node's free pages are updated once.
  */
-uint64_t anon_access_range(struct actor *a, struct task *t, struct address_space *as,
-			   uint64_t index, uint64_t end, bool write, uint64_t user_ns,
-			   bool resched, uint64_t *nr_new);
+uint64_t anon_access_stride(struct actor *a, struct task *t, struct address_space *as,
+			    uint64_t index, uint64_t end, uint64_t step, bool write,
+			    uint64_t user_ns, bool resched, uint64_t *nr_new);
+/* anon_access_stride() of [index, end) in a row: a memset */
+static inline uint64_t anon_access_range(struct actor *a, struct task *t,
+					 struct address_space *as, uint64_t index, uint64_t end,
+					 bool write, uint64_t user_ns, bool resched,
+					 uint64_t *nr_new)
+{
+	return anon_access_stride(a, t, as, index, end, 1, write, user_ns, resched, nr_new);
+}
 /*
  * Range operations (filemap_map_hit_range(), anon_access_range(), the
  * batched frees of anon_region_zap()) where the outcome is the page loop's;

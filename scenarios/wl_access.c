@@ -55,13 +55,27 @@ static void access_thread(struct actor *a, void *arg)
 		w->start_ns = actor_now_ns(a);
 	/* anon prefault: populate the heap first, each thread its stripe (malloc + memset) */
 	if (g->anon && g->p->prefault) {
-		for (uint64_t p = (uint64_t)tid; p < g->as->nr_pages; p += (uint64_t)c->threads) {
-			int ret = anon_access(a, w->task, g->as, p, true);
+		uint64_t step = (uint64_t)c->threads;
 
+		for (uint64_t p = (uint64_t)tid; p < g->as->nr_pages;) {
+			uint64_t nr_new, n = mm_range_ops ?
+				anon_access_stride(a, w->task, g->as, p, g->as->nr_pages, step, true,
+						   0, true, &nr_new) : 0;
+			int ret;
+
+			if (n) {
+				/* the stripe's pages that need no reclaim, up to a resched */
+				workload_count_range(w, n, nr_new);
+				p += n * step;
+				actor_cond_resched(a);
+				continue;
+			}
+			ret = anon_access(a, w->task, g->as, p, true);
 			if (ret < 0)
 				goto out;
 			workload_count_outcome(w, ret);
 			actor_cond_resched(a);
+			p += step;
 		}
 	}
 	while (w->ops_issued < c->ops && !w->task->oom_killed) {

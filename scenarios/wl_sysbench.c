@@ -262,10 +262,21 @@ static void sb_thread(struct actor *a, void *arg)
 
 	a->task = w->task;
 	/* prepare + warm-up: the pool holds every page of the tables */
-	for (uint64_t p = (uint64_t)tid; p < sb->pool_pages; p += (uint64_t)c->threads) {
+	for (uint64_t p = (uint64_t)tid, step = (uint64_t)c->threads; p < sb->pool_pages;) {
+		uint64_t nr_new, n = mm_range_ops ?
+			anon_access_stride(a, w->task, sb->pool, p, sb->pool_pages, step, true, 0,
+					   true, &nr_new) : 0;
+
+		if (n) {
+			/* the stripe's pages that need no reclaim, up to a resched */
+			p += n * step;
+			actor_cond_resched(a);
+			continue;
+		}
 		if (anon_access(a, w->task, sb->pool, p, true) < 0)
 			goto out;
 		actor_cond_resched(a);
+		p += step;
 	}
 	/* the run starts when the last thread is ready */
 	if (actor_now_ns(a) > w->start_ns)

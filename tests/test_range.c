@@ -7,9 +7,11 @@
  * inherited by the forked run) and the results, host seconds aside, must be
  * the same text; a small machine driven to each of the range's stops
  * (memory.high, memory.max, the low watermark, swapped-out pages, the
- * quantum) must end in the same state, folio by folio.
+ * quantum), in a row and by a prefault's stripes, must end in the same
+ * state, folio by folio.
  */
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +24,8 @@
 #include "scenarios/workload.h"
 
 /* The run's result_write() text with host_seconds zeroed (the host's, not the model's). */
-static char *run_text(const char *scenario, double scale, const char *policy, bool ranges)
+static char *run_text(const char *scenario, const char *const *sets, int nr_sets, double scale,
+		      const char *policy, bool ranges)
 {
 	char err[1024], *out = NULL, *text = NULL;
 	struct run_result r;
@@ -31,7 +34,7 @@ static char *run_text(const char *scenario, double scale, const char *policy, bo
 	int rc;
 
 	mm_range_ops = ranges;
-	rc = harness_run_scenario(harness_src_path(scenario), NULL, 0, scale, 1, policy, false,
+	rc = harness_run_scenario(harness_src_path(scenario), sets, nr_sets, scale, 1, policy, false,
 				  &out, err, sizeof(err));
 	mm_range_ops = true;
 	ck_assert_msg(rc == 0, "%s %s (%s): %s", scenario, policy, ranges ? "ranges" : "page loop",
@@ -48,10 +51,12 @@ static char *run_text(const char *scenario, double scale, const char *policy, bo
 	return text;
 }
 
-static void same_both_ways(const char *scenario, double scale, const char *policy)
+/* The scenario with its keys changed by sets (section.key=value), both ways. */
+static void same_both_ways_set(const char *scenario, const char *const *sets, int nr_sets,
+			       double scale, const char *policy)
 {
-	char *loop = run_text(scenario, scale, policy, false);
-	char *ranges = run_text(scenario, scale, policy, true);
+	char *loop = run_text(scenario, sets, nr_sets, scale, policy, false);
+	char *ranges = run_text(scenario, sets, nr_sets, scale, policy, true);
 	const char *a = loop, *b = ranges;
 	int values = 0;
 
@@ -71,6 +76,11 @@ static void same_both_ways(const char *scenario, double scale, const char *polic
 	}
 	free(loop);
 	free(ranges);
+}
+
+static void same_both_ways(const char *scenario, double scale, const char *policy)
+{
+	same_both_ways_set(scenario, NULL, 0, scale, policy);
 }
 
 START_TEST(test_file_scan_classic)
@@ -122,6 +132,22 @@ START_TEST(test_kbuild_tmpfs_zram)
 }
 END_TEST
 
+START_TEST(test_anon_prefault_stripes)
+{
+	/* two threads of an anon workload prefault their stripes of the heap into
+	 * a memcg that swaps to zram while they do (wl_access's prefault) */
+	same_both_ways("scenarios/swap-zram.ini", 1.0 / 64, "classic");
+	same_both_ways("scenarios/psi-agent.ini", 1.0 / 64, "mglru-budget");
+}
+END_TEST
+
+START_TEST(test_sysbench_prepare)
+{
+	/* 48 threads fill the buffer pool by stripes on two nodes, then the run */
+	same_both_ways("scenarios/mysql-ro.ini", 1.0 / 64, "mglru-budget");
+}
+END_TEST
+
 /* ---- a small machine at each of the range's stops, both ways ---- */
 
 #define PAGES_PER_NODE 4096
@@ -130,6 +156,8 @@ END_TEST
 #define FILE_PAGES 200
 #define HEAP_PAGES 900
 #define HEAP2_PAGES 300
+#define HEAP3_PAGES 500
+#define NR_STRIPES 3
 #define HOG_PAGES 3900
 /* the store's CPU per page, as chrome charges it (a quantum every 100 or so pages) */
 #define STORE_NS 1000
@@ -138,23 +166,31 @@ static struct {
 	struct blockdev nvme;
 	uint64_t nr[ACCESS_NEW + 1];	/* outcomes */
 	uint64_t nr_ranged;		/* pages done by ranges */
+	uint64_t nr_ranged_stripes;	/* ... of them by stripes */
 	char err[256];			/* the first failure ("": none) */
 } ax;
 
-/* Touches [first, end) as the workloads do: ranges where they go, the page loop elsewhere. */
-static int touch(struct actor *a, struct task *t, struct address_space *as, uint64_t first,
-		 uint64_t end, bool write, uint64_t user_ns, bool resched)
+/*
+ * Touches first, first + step, ... below end as the workloads do (step 1: a
+ * memset; more: one thread's stripe of a prefault): ranges where they go,
+ * the page loop elsewhere.
+ */
+static int touch_stride(struct actor *a, struct task *t, struct address_space *as,
+			uint64_t first, uint64_t end, uint64_t step, bool write, uint64_t user_ns,
+			bool resched)
 {
 	for (uint64_t p = first; p < end;) {
 		uint64_t nr_new, n = mm_range_ops ?
-			anon_access_range(a, t, as, p, end, write, user_ns, resched, &nr_new) : 0;
+			anon_access_stride(a, t, as, p, end, step, write, user_ns, resched,
+					   &nr_new) : 0;
 		int ret;
 
 		if (n) {
 			ax.nr[ACCESS_NEW] += nr_new;
 			ax.nr[ACCESS_HIT] += n - nr_new;
 			ax.nr_ranged += n;
-			p += n;
+			ax.nr_ranged_stripes += step > 1 ? n : 0;
+			p += n * step;
 			if (resched)
 				actor_cond_resched(a);
 			continue;
@@ -169,8 +205,24 @@ static int touch(struct actor *a, struct task *t, struct address_space *as, uint
 		actor_charge_user(a, user_ns);
 		if (resched)
 			actor_cond_resched(a);
-		p++;
+		p += step;
 	}
+	return 0;
+}
+
+static int touch(struct actor *a, struct task *t, struct address_space *as, uint64_t first,
+		 uint64_t end, bool write, uint64_t user_ns, bool resched)
+{
+	return touch_stride(a, t, as, first, end, 1, write, user_ns, resched);
+}
+
+/* Each of nr_threads stripes of as in turn, as a prefault's threads would do them. */
+static int touch_stripes(struct actor *a, struct task *t, struct address_space *as, int nr_threads)
+{
+	for (int tid = 0; tid < nr_threads; tid++)
+		if (touch_stride(a, t, as, (uint64_t)tid, as->nr_pages, (uint64_t)nr_threads, true, 0,
+				 true))
+			return -EINTR;
 	return 0;
 }
 
@@ -187,7 +239,7 @@ static void anon_fn(struct actor *a, void *arg)
 	struct address_space *file = file_create("data", FILE_PAGES, &ax.nvme, 0, false);
 	struct task *t = app ? task_create("t", app, 0) : NULL;
 	struct task *big = task_create("big", mm.root_mem_cgroup, 0);
-	struct address_space *heap, *heap2, *hog;
+	struct address_space *heap, *heap2, *heap3, *hog;
 
 	(void)arg;
 	if (!file || !t || !big) {
@@ -198,8 +250,9 @@ static void anon_fn(struct actor *a, void *arg)
 	app->high = APP_HIGH;
 	heap = anon_region_create(t, "heap", HEAP_PAGES);
 	heap2 = anon_region_create(t, "heap2", HEAP2_PAGES);
+	heap3 = anon_region_create(t, "heap3", HEAP3_PAGES);
 	hog = anon_region_create(big, "hog", HOG_PAGES);
-	if (!heap || !heap2 || !hog) {
+	if (!heap || !heap2 || !heap3 || !hog) {
 		snprintf(ax.err, sizeof(ax.err), "no memory");
 		return;
 	}
@@ -208,6 +261,7 @@ static void anon_fn(struct actor *a, void *arg)
 	    touch(a, t, heap, 0, HEAP_PAGES, true, STORE_NS, true) ||
 	    touch(a, t, heap2, 0, HEAP2_PAGES, false, 0, false) ||
 	    touch(a, t, heap, HEAP_PAGES / 3, HEAP_PAGES, false, 0, true) ||
+	    touch_stripes(a, t, heap3, NR_STRIPES) || touch_stripes(a, t, heap3, NR_STRIPES) ||
 	    touch(a, big, hog, 0, HOG_PAGES, true, 0, true) ||
 	    touch(a, big, hog, 0, HOG_PAGES, true, 0, true))
 		return;
@@ -283,10 +337,10 @@ static void print_state(FILE *f)
 /*
  * Boots the machine in a child (the engine boots once per process), runs
  * anon_fn with or without ranges and returns print_state()'s text; the
- * pages done by ranges in *nr_ranged.
+ * pages done by ranges in *nr_ranged, by stripes in *nr_stripes.
  */
 static char *anon_run(const struct reclaim_policy *policy, int nr_nodes, bool ranges,
-		      uint64_t *nr_ranged)
+		      uint64_t *nr_ranged, uint64_t *nr_stripes)
 {
 	char *text = NULL, buf[65536];
 	size_t len = 0;
@@ -308,7 +362,8 @@ static char *anon_run(const struct reclaim_policy *policy, int nr_nodes, bool ra
 		if (swap_init_zram(ZRAM_LZ4, 8192))
 			_exit(3);
 		harness_run_actor(anon_fn, NULL);
-		fprintf(out, "ranged %llu\n%s\n", (unsigned long long)ax.nr_ranged, ax.err);
+		fprintf(out, "ranged %llu %llu\n%s\n", (unsigned long long)ax.nr_ranged,
+			(unsigned long long)ax.nr_ranged_stripes, ax.err);
 		print_state(out);
 		fclose(out);
 		_exit(0);
@@ -323,21 +378,27 @@ static char *anon_run(const struct reclaim_policy *policy, int nr_nodes, bool ra
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status), "%s: the run failed (%#x)",
 		      policy->name, status);
-	ck_assert_int_eq(sscanf(text, "ranged %llu", (unsigned long long *)nr_ranged), 1);
+	ck_assert_int_eq(sscanf(text, "ranged %llu %llu", (unsigned long long *)nr_ranged,
+				(unsigned long long *)nr_stripes), 2);
 	return text;
 }
 
 static void anon_same_both_ways(const struct reclaim_policy *policy, int nr_nodes)
 {
-	uint64_t ranged_loop, ranged;
-	char *loop = anon_run(policy, nr_nodes, false, &ranged_loop);
-	char *ranges = anon_run(policy, nr_nodes, true, &ranged);
+	uint64_t ranged_loop, ranged, stripes_loop, stripes;
+	char *loop = anon_run(policy, nr_nodes, false, &ranged_loop, &stripes_loop);
+	char *ranges = anon_run(policy, nr_nodes, true, &ranged, &stripes);
 	const char *a = strchr(loop, '\n') + 1, *b = strchr(ranges, '\n') + 1;
 
 	/* no failure, the machine sane, and most pages by ranges, not all */
 	ck_assert_msg(*a == '\n', "%s: %.200s", policy->name, a);
 	ck_assert_ptr_nonnull(strstr(loop, "invariants hold"));
 	ck_assert_uint_eq(ranged_loop, 0);
+	ck_assert_uint_eq(stripes_loop, 0);
+	/* the stripes too: most of them by ranges, not all */
+	ck_assert_msg(stripes > HEAP3_PAGES / 2 && stripes < 2 * HEAP3_PAGES,
+		      "%s: %llu pages of stripes by ranges", policy->name,
+		      (unsigned long long)stripes);
 	ck_assert_msg(ranged > (HEAP_PAGES + HOG_PAGES) / 2, "%s: %llu pages by ranges",
 		      policy->name, (unsigned long long)ranged);
 	ck_assert_ptr_nonnull(strstr(loop, "vmstat pswpout "));
@@ -384,8 +445,18 @@ static Suite *range_suite(void)
 	tcase_add_test(tc, test_chrome_memset_zap);
 	tcase_add_test(tc, test_kbuild_heaps);
 	tcase_add_test(tc, test_kbuild_tmpfs_zram);
+	suite_add_tcase(s, tc);
+	/* the small machine at the ranges' stops (a test entry of its own) */
+	tc = tcase_create("stops");
+	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_anon_stops_classic);
 	tcase_add_test(tc, test_anon_stops_mglru);
+	suite_add_tcase(s, tc);
+	/* the prefaults' stripes (a test entry of their own) */
+	tc = tcase_create("stripes");
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_anon_prefault_stripes);
+	tcase_add_test(tc, test_sysbench_prepare);
 	suite_add_tcase(s, tc);
 	return s;
 }
