@@ -85,6 +85,51 @@ static int app_touch(struct workload *w, struct actor *a, struct app *app,
 	return 0;
 }
 
+/* Whether a pass writes the next heap page: a share write_ratio of them. */
+static bool heap_page_write(struct actor *a, double write_ratio)
+{
+	return write_ratio >= 1 || (write_ratio > 0 && rng_double(&a->rng) < write_ratio);
+}
+
+/*
+ * The heap's pages in order, by runs of pages all written or all read: each
+ * run's pages that need no reclaim by anon_access_range(), the others by
+ * app_touch(). The draws are the page loop's, one per page in page order
+ * (a run is drawn up to the first page of the next one before it is
+ * touched: nothing else draws from a->rng meanwhile, the kernel's model
+ * uses its own).
+ */
+static int heap_pass_by_runs(struct workload *w, struct actor *a, struct app *app,
+			     double write_ratio, uint64_t *nr_major)
+{
+	struct address_space *heap = app->heap;
+	bool write = false, next = false;
+	uint64_t p = 0, end = 0;
+
+	while (p < heap->nr_pages) {
+		uint64_t nr_new, n;
+
+		if (p == end) {
+			write = p ? next : heap_page_write(a, write_ratio);
+			for (end = p + 1; end < heap->nr_pages; end++)
+				if ((next = heap_page_write(a, write_ratio)) != write)
+					break;
+		}
+		n = anon_access_range(a, app->task, heap, p, end, write, w->cfg->think_ns, true,
+				      &nr_new);
+		if (n) {
+			workload_count_range(w, n, nr_new);
+			p += n;
+			actor_cond_resched(a);
+			continue;
+		}
+		if (app_touch(w, a, app, heap, p, write, nr_major))
+			return -EINTR;
+		p++;
+	}
+	return 0;
+}
+
 /* One pass over the app's working set: startup code, then the heap. */
 static int app_pass(struct workload *w, struct actor *a, struct app *app, double write_ratio,
 		    uint64_t *nr_major)
@@ -92,12 +137,11 @@ static int app_pass(struct workload *w, struct actor *a, struct app *app, double
 	for (uint64_t i = 0; i < app->nr_startup; i++)
 		if (app_touch(w, a, app, app->code, app->startup[i], false, nr_major))
 			return -EINTR;
-	for (uint64_t p = 0; p < app->heap->nr_pages; p++) {
-		bool write = write_ratio >= 1 || (write_ratio > 0 && rng_double(&a->rng) < write_ratio);
-
-		if (app_touch(w, a, app, app->heap, p, write, nr_major))
+	if (mm_range_ops)
+		return heap_pass_by_runs(w, a, app, write_ratio, nr_major);
+	for (uint64_t p = 0; p < app->heap->nr_pages; p++)
+		if (app_touch(w, a, app, app->heap, p, heap_page_write(a, write_ratio), nr_major))
 			return -EINTR;
-	}
 	return 0;
 }
 

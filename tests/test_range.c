@@ -148,6 +148,18 @@ START_TEST(test_sysbench_prepare)
 }
 END_TEST
 
+START_TEST(test_app_launch_heap)
+{
+	/* each launch writes its new heap (one run), each pass in front writes a
+	 * share of it (runs of writes and reads); heaps of 750 pages, several
+	 * quanta a pass, the others' heaps swapped out */
+	static const char *const sets[] = { "workload.launch.apps=6", "workload.launch.rounds=12",
+					     "workload.launch.heap_size=1500M" };
+
+	same_both_ways_set("scenarios/app-launch.ini", sets, 3, 1.0 / 512, "mglru-budget");
+}
+END_TEST
+
 /* ---- a small machine at each of the range's stops, both ways ---- */
 
 #define PAGES_PER_NODE 4096
@@ -452,11 +464,12 @@ static Suite *range_suite(void)
 	tcase_add_test(tc, test_anon_stops_classic);
 	tcase_add_test(tc, test_anon_stops_mglru);
 	suite_add_tcase(s, tc);
-	/* the prefaults' stripes (a test entry of their own) */
+	/* the prefaults' stripes and app-launch's heap (a test entry of their own) */
 	tc = tcase_create("stripes");
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_anon_prefault_stripes);
 	tcase_add_test(tc, test_sysbench_prepare);
+	tcase_add_test(tc, test_app_launch_heap);
 	suite_add_tcase(s, tc);
 	return s;
 }
