@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "models/costs.h"
 #include "models/internal.h"
@@ -67,9 +68,16 @@ static bool zap_folio_batched(struct address_space *as, uint64_t i, uint64_t ent
 }
 
 /*
- * With mm_range_ops, the folios of a run of common pages are freed by one
- * batch (zap_folio_batched()) and loaded ahead; any other page flushes the
- * batch first. Nothing here sleeps, so the outcome is the page loop's.
+ * munmap() or exit_mmap() of an anonymous region (MADV_DONTNEED alike, through
+ * zap_page_range_single()): in the kernel unmap_page_range() ->
+ * zap_pte_range() clears each PTE; a present page's folio loses its rmap
+ * and goes to the mmu_gather, whose tlb_batch_pages_flush() frees the
+ * gathered folios at once (free_pages_and_swap_cache(), folios_put(): the
+ * swap cache entry, the uncharge, the free); a swap entry is dropped by
+ * free_swap_and_cache(). With mm_range_ops, the folios of a run of common
+ * pages are freed by one batch (zap_folio_batched()) and loaded ahead; any
+ * other page flushes the batch first. Nothing here sleeps, so the outcome
+ * is the page loop's.
  */
 void anon_region_zap(struct address_space *as)
 {
@@ -124,32 +132,103 @@ void anon_region_zap(struct address_space *as)
 }
 
 /*
- * unmap_vmas() of one file mapping (zap_pte_range): the dirty bit moves to
- * the folio and a young PTE marks the folio accessed (vma_has_recency());
- * then the mapping leaves the file's i_mmap.
+ * NR_FILE_MAPPED decrements of a run of PTEs whose folios are on one lruvec,
+ * made at once (zap_pte_range() batches its rss counts the same way, in
+ * rss[] then add_mm_rss_vec()): the stat moves by -nr and each memcg's
+ * stats_updates by nr up the tree, as nr mod_lruvec_state(..., -1) would.
+ */
+struct unmap_batch {
+	struct lruvec *lruvec;		/* the run's lruvec (NULL: none yet) */
+	int64_t nr;			/* mappings dropped to 0, not yet counted */
+};
+
+static void unmap_batch_flush(struct unmap_batch *ub)
+{
+	if (ub->nr)
+		mod_lruvec_state(ub->lruvec, NR_FILE_MAPPED, -ub->nr);
+	ub->nr = 0;
+}
+
+/* file_unmap_pte() with the stat's change left to ub */
+static void file_unmap_pte_batched(struct address_space *f, uint64_t index, struct folio *folio,
+				   struct unmap_batch *ub)
+{
+	struct lruvec *lruvec;
+
+	if (--*lazy_u16_ptr(&f->mapcount, index))
+		return;
+	lruvec = folio_lruvec(folio);
+	if (lruvec != ub->lruvec) {
+		unmap_batch_flush(ub);
+		ub->lruvec = lruvec;
+	}
+	ub->nr++;
+}
+
+/* The first page at or after i below end whose PTE is present, 8 PTEs a load. */
+static uint64_t next_present_pte(const uint8_t *ptes, uint64_t i, uint64_t end)
+{
+	const uint64_t present = 0x0101010101010101ULL * PTE_PRESENT;
+
+	for (; i + 8 <= end; i += 8) {
+		uint64_t word;
+
+		memcpy(&word, &ptes[i], sizeof(word));
+		if (word & present)
+			break;
+	}
+	while (i < end && !(ptes[i] & PTE_PRESENT))
+		i++;
+	return i;
+}
+
+/*
+ * unmap_vmas() of one file mapping: in the kernel unmap_page_range() ->
+ * zap_pte_range() -> zap_present_ptes() for each present PTE: the PTE is
+ * cleared, the dirty bit moves to the folio (folio_mark_dirty()), a young
+ * PTE marks it accessed (vma_has_recency()), folio_remove_rmap_ptes() drops
+ * its mapcount and, at 0, NR_FILE_MAPPED. Then the mapping leaves the
+ * file's i_mmap. With mm_range_ops the absent PTEs are skipped 8 at a time
+ * and the NR_FILE_MAPPED changes are made once per run of one lruvec,
+ * flushed before the policy's folio_mark_accessed() (which may read the
+ * lruvec's stats) and at the end; nothing here sleeps, so the outcome is
+ * the page loop's.
  */
 void unmap_vma(struct vm_area *vma)
 {
 	struct address_space *f = vma->file;
+	bool young_counts = zap_young_counts(mm.kernel, vma->vm_flags);
+	struct unmap_batch ub = { 0 };
 	struct vm_area **p;
 
 	for (uint64_t i = 0; i < f->nr_pages; i++) {
-		uint8_t pte = vma->ptes[i];
+		uint8_t pte;
 		struct folio *folio;
 
+		if (mm_range_ops) {
+			i = next_present_pte(vma->ptes, i, f->nr_pages);
+			if (i == f->nr_pages)
+				break;
+		}
+		pte = vma->ptes[i];
 		if (!(pte & PTE_PRESENT))
 			continue;
 		folio = folio_of((uint32_t)f->slots[i]);
 		vma->ptes[i] = 0;
-		file_unmap_pte(f, i, folio);
+		if (mm_range_ops)
+			file_unmap_pte_batched(f, i, folio, &ub);
+		else
+			file_unmap_pte(f, i, folio);
 		if (pte & PTE_DIRTY)
 			folio_mark_dirty(folio);
 		/* zap_present_folio_ptes(): only a mapping with recency passes
 		 * its young bit on (before 6.3: any but VM_SEQ_READ) */
-		if ((pte & PTE_YOUNG) && zap_young_counts(mm.kernel, vma->vm_flags) &&
-		    folio_test_lru(folio))
+		if ((pte & PTE_YOUNG) && young_counts && folio_test_lru(folio)) {
+			unmap_batch_flush(&ub);
 			mm.policy->folio_mark_accessed(folio);
+		}
 	}
+	unmap_batch_flush(&ub);
 	for (p = &f->i_mmap; *p; p = &(*p)->i_mmap_next)
 		if (*p == vma) {
 			*p = vma->i_mmap_next;

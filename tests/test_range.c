@@ -239,11 +239,36 @@ static int touch_stripes(struct actor *a, struct task *t, struct address_space *
 }
 
 /*
+ * Maps pages first, first + step, ... of f in t (a read, or a write every
+ * third page: dirty PTEs) through t's mapping of f.
+ */
+static int map_pages(struct actor *a, struct task *t, struct address_space *f, uint64_t first,
+		     uint64_t step)
+{
+	for (uint64_t p = first; p < f->nr_pages; p += step) {
+		int ret = filemap_map_access(a, t, f, p, p % 3 == 0);
+
+		if (ret < 0) {
+			snprintf(ax.err, sizeof(ax.err), "'%s' map page %llu: %d", f->name,
+				 (unsigned long long)p, ret);
+			return ret;
+		}
+		ax.nr[ret]++;
+		actor_cond_resched(a);
+	}
+	return 0;
+}
+
+/*
  * In memcg app (memory.high below memory.max, file pages charged first): a
  * heap written past memory.high (reclaim, swap-out to zram), written again
  * (hits, swap-ins), a second region read without resched; in the root, a
  * hog that takes node 0 below its low watermark (node 1, or kswapd and
  * direct reclaim). Then every region is zapped, resident and swapped out.
+ * Two more tasks map the files (data, charged to app; libs, half to app and
+ * half to the root: one mapping over two lruvecs), one of them twice:
+ * their mappings are torn down at their exits (unmap_vma()), one after the
+ * reclaim above (PTEs unmapped, young bits cleared), one at the end.
  */
 static void anon_fn(struct actor *a, void *arg)
 {
@@ -251,10 +276,13 @@ static void anon_fn(struct actor *a, void *arg)
 	struct address_space *file = file_create("data", FILE_PAGES, &ax.nvme, 0, false);
 	struct task *t = app ? task_create("t", app, 0) : NULL;
 	struct task *big = task_create("big", mm.root_mem_cgroup, 0);
+	struct address_space *libs = file_create("libs", FILE_PAGES, &ax.nvme, FILE_PAGES, false);
+	struct task *m1 = app ? task_create("m1", app, 0) : NULL;
+	struct task *m2 = task_create("m2", mm.root_mem_cgroup, 0);
 	struct address_space *heap, *heap2, *heap3, *hog;
 
 	(void)arg;
-	if (!file || !t || !big) {
+	if (!file || !libs || !t || !big || !m1 || !m2) {
 		snprintf(ax.err, sizeof(ax.err), "no memory");
 		return;
 	}
@@ -269,11 +297,18 @@ static void anon_fn(struct actor *a, void *arg)
 		return;
 	}
 	if (filemap_read_pages(a, t, file, 0, FILE_PAGES) < 0 ||
+	    filemap_read_pages(a, t, libs, 0, FILE_PAGES / 2) < 0 ||
+	    filemap_read_pages(a, big, libs, FILE_PAGES / 2, FILE_PAGES / 2) < 0 ||
+	    map_pages(a, m1, file, 0, 1) || map_pages(a, m1, libs, 0, 1) ||
+	    map_pages(a, m2, file, 0, 2) || map_pages(a, m2, libs, 1, 3) ||
 	    touch(a, t, heap, 0, HEAP_PAGES, true, STORE_NS, true) ||
 	    touch(a, t, heap, 0, HEAP_PAGES, true, STORE_NS, true) ||
 	    touch(a, t, heap2, 0, HEAP2_PAGES, false, 0, false) ||
 	    touch(a, t, heap, HEAP_PAGES / 3, HEAP_PAGES, false, 0, true) ||
-	    touch_stripes(a, t, heap3, NR_STRIPES) || touch_stripes(a, t, heap3, NR_STRIPES) ||
+	    touch_stripes(a, t, heap3, NR_STRIPES) || touch_stripes(a, t, heap3, NR_STRIPES))
+		return;
+	task_exit(a, m1);
+	if (map_pages(a, m2, file, 1, 4) ||
 	    touch(a, big, hog, 0, HOG_PAGES, true, 0, true) ||
 	    touch(a, big, hog, 0, HOG_PAGES, true, 0, true))
 		return;
@@ -282,15 +317,17 @@ static void anon_fn(struct actor *a, void *arg)
 	if (touch(a, t, heap2, 0, HEAP2_PAGES, true, STORE_NS, true))
 		return;
 	anon_region_zap(heap);
+	task_exit(a, m2);
 	task_exit(a, t);
 	actor_flush_cpu(a);
 }
 
 static void print_memcg(FILE *f, const struct mem_cgroup *memcg)
 {
-	fprintf(f, "memcg '%s' usage %llu watermark %llu swap %llu inflight %llu\n", memcg->name,
-		(unsigned long long)memcg->usage, (unsigned long long)memcg->watermark,
-		(unsigned long long)memcg->swap_usage, (unsigned long long)memcg->nr_charge_inflight);
+	fprintf(f, "memcg '%s' usage %llu watermark %llu swap %llu inflight %llu updates %llu\n",
+		memcg->name, (unsigned long long)memcg->usage, (unsigned long long)memcg->watermark,
+		(unsigned long long)memcg->swap_usage, (unsigned long long)memcg->nr_charge_inflight,
+		(unsigned long long)memcg->stats_updates);
 	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)
 		fprintf(f, "memcg '%s' %s %llu\n", memcg->name, vm_event_name[i],
 			(unsigned long long)memcg->events[i]);
@@ -334,8 +371,11 @@ static void print_state(FILE *f)
 	for (uint32_t id = 1; id < mm.nr_mappings; id++) {
 		const struct address_space *as = mm.mappings[id];
 
-		fprintf(f, "mapping '%s' resident %llu\n", as->name,
-			(unsigned long long)as->nr_resident);
+		fprintf(f, "mapping '%s' resident %llu dirty %llu\n", as->name,
+			(unsigned long long)as->nr_resident, (unsigned long long)as->nr_dirty);
+		for (uint64_t p = 0; as->type == AS_FILE && p < as->nr_pages; p++)
+			fprintf(f, "mapping '%s' page %llu mapcount %u\n", as->name,
+				(unsigned long long)p, lazy_u16(&as->mapcount, p));
 		for (uint64_t p = 0; as->slots && p < as->nr_pages; p++)
 			fprintf(f, "mapping '%s' page %llu slot %#llx pte %u version %u\n", as->name,
 				(unsigned long long)p, (unsigned long long)as->slots[p],
