@@ -163,6 +163,21 @@ static pid_t start(const char *const *argv)
 	return pid;
 }
 
+/* Every process in p[] is gone within DEATH_WAIT_S, else the test fails naming what. */
+static void all_gone(const struct proc *p, int n, const char *what)
+{
+	for (double t0 = now_s(); now_s() - t0 < DEATH_WAIT_S;) {
+		bool alive = false;
+
+		for (int i = 0; i < n; i++)
+			alive |= is_alive(&p[i]);
+		if (!alive)
+			return;
+		usleep(20 * 1000);
+	}
+	ck_abort_msg("a cell of %s outlived it", what);
+}
+
 /*
  * Starts argv, waits for processes depth levels below it (the simulations),
  * kills it with sig, and checks that every process that was below it dies.
@@ -284,16 +299,7 @@ START_TEST(test_run_children_are_cells)
 	}
 	ck_assert_int_eq(kill(root, SIGKILL), 0);
 	ck_assert_int_eq(waitpid(root, &status, 0), root);
-	for (t0 = now_s(); now_s() - t0 < DEATH_WAIT_S;) {
-		bool alive = false;
-
-		for (int i = 0; i < n; i++)
-			alive |= is_alive(&below[i]);
-		if (!alive)
-			return;
-		usleep(20 * 1000);
-	}
-	ck_abort_msg("a cell of run outlived it");
+	all_gone(below, n, "run");
 }
 END_TEST
 
@@ -410,16 +416,7 @@ START_TEST(test_fuzz_children_are_cells)
 	ck_assert_int_eq(waitpid(root, &status, 0), root);
 	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM, "fuzz: status %#x",
 		      status);
-	for (t0 = now_s(); now_s() - t0 < DEATH_WAIT_S;) {
-		bool alive = false;
-
-		for (int i = 0; i < n; i++)
-			alive |= is_alive(&below[i]);
-		if (!alive)
-			return;
-		usleep(20 * 1000);
-	}
-	ck_abort_msg("a cell of fuzz outlived it");
+	all_gone(below, n, "fuzz");
 }
 END_TEST
 
