@@ -91,3 +91,13 @@ void cli_strip_host_seconds(char *s)
 		p = v;
 	}
 }
+
+void cli_signals_as_signals(void)
+{
+	const char *old = getenv("ASAN_OPTIONS");
+	char opts[1024];
+
+	snprintf(opts, sizeof(opts), "%s%shandle_segv=0:handle_abort=0", old ? old : "",
+		 old && *old ? ":" : "");
+	setenv("ASAN_OPTIONS", opts, 1);
+}

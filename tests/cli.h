@@ -23,6 +23,11 @@ void cli_out_free(struct cli_out *o);
 char *cli_temp_file(const char *suffix);
 /* Unlinks and frees a path from cli_temp_file(). */
 void cli_remove_temp(char *path);
+/*
+ * Lets a child's SIGSEGV and SIGABRT (the crashing plug-ins) end it by the
+ * signal under AddressSanitizer too, whose handlers would make them exit 1.
+ */
+void cli_signals_as_signals(void);
 /* Blanks the values of "host_seconds": keys (the only host-dependent field). */
 void cli_strip_host_seconds(char *s);
 

@@ -121,21 +121,6 @@ END_TEST
  * invariant broken; a crash), one whose result cannot be written: the
  * others still run; exit 1.
  */
-/*
- * The crashing plug-in raises SIGSEGV: under AddressSanitizer its handler
- * would turn that into exit status 1; batch must see the signal, as it
- * would without sanitizers (as tests/test_policy.c does).
- */
-static void signals_as_signals(void)
-{
-	const char *old = getenv("ASAN_OPTIONS");
-	char opts[1024];
-
-	snprintf(opts, sizeof(opts), "%s%shandle_segv=0:handle_abort=0", old ? old : "",
-		 old && *old ? ":" : "");
-	setenv("ASAN_OPTIONS", opts, 1);
-}
-
 START_TEST(test_failed_runs)
 {
 	char *good = cli_temp_file(".json"), *bad = cli_temp_file(".json"), text[2048], *plan;
@@ -153,7 +138,7 @@ START_TEST(test_failed_runs)
 		 cli_quickstart(), bad, cli_quickstart(), bad, cli_quickstart());
 	plan = harness_write_temp(text);
 	args[1] = plan;
-	signals_as_signals();
+	cli_signals_as_signals();
 	b = cli_run(args);
 	ck_assert_msg(b.status == 1, "batch: status %d: %s", b.status, b.err);
 	ck_assert_msg(strstr(b.out, "0\tfailed\t") &&

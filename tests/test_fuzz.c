@@ -152,28 +152,13 @@ START_TEST(test_finds_planted_bug)
 }
 END_TEST
 
-/*
- * The crashing plug-in raises SIGSEGV: under AddressSanitizer its handler
- * would turn that into exit status 1; fuzz must see the signal, as it
- * would without sanitizers (as tests/test_policy.c does).
- */
-static void signals_as_signals(void)
-{
-	const char *old = getenv("ASAN_OPTIONS");
-	char opts[1024];
-
-	snprintf(opts, sizeof(opts), "%s%shandle_segv=0:handle_abort=0", old ? old : "",
-		 old && *old ? ":" : "");
-	setenv("ASAN_OPTIONS", opts, 1);
-}
-
 /* A crash is a finding, not fuzz's own: the same case and reproducer under -j 1 and -j 2. */
 START_TEST(test_crash_same_case_any_jobs)
 {
 	char *dir[2] = { temp_dir(), temp_dir() }, line[2][600], path[2][4096], seed[2][32];
 	char *text[2];
 
-	signals_as_signals();
+	cli_signals_as_signals();
 
 	for (int i = 0; i < 2; i++) {
 		const char *args[] = { "fuzz", "--policy", SO("s3fifo-crashes"), "--seed", "7",

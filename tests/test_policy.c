@@ -99,21 +99,6 @@ static void assert_refused(const char *const *args, const char *path, const char
 	cli_out_free(&o);
 }
 
-/*
- * The crashing plug-ins raise SIGSEGV: under AddressSanitizer its handler
- * would turn that into exit status 1; mmemu must see the signal, as it
- * would without sanitizers.
- */
-static void signals_as_signals(void)
-{
-	const char *old = getenv("ASAN_OPTIONS");
-	char opts[1024];
-
-	snprintf(opts, sizeof(opts), "%s%shandle_segv=0:handle_abort=0", old ? old : "",
-		 old && *old ? ":" : "");
-	setenv("ASAN_OPTIONS", opts, 1);
-}
-
 START_TEST(test_load_errors_exit_2)
 {
 	static const struct { const char *so, *reason; } bad[] = {
@@ -135,7 +120,7 @@ START_TEST(test_load_errors_exit_2)
 	};
 
 	ck_assert(!mkdir(POLICY_DIR "/dir.so", 0755) || errno == EEXIST);
-	signals_as_signals();
+	cli_signals_as_signals();
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		const char *run[] = { "run", cli_quickstart(), "--scale", "1/32", "--policy",
@@ -317,7 +302,7 @@ START_TEST(test_run_killed_names_signal)
 				cli_quickstart(), NULL };
 	const char *const *cmds[] = { run, sweep, check };
 
-	signals_as_signals();
+	cli_signals_as_signals();
 	for (size_t i = 0; i < 3; i++) {
 		struct cli_out o = cli_run(cmds[i]);
 
