@@ -62,6 +62,7 @@ static struct {
 	bool initialised;	/* simgrid_init done (once per process) */
 	uint64_t seed;		/* run seed */
 	struct actor **actors;	/* every actor created, freed at exit */
+	uint64_t *wake;		/* each one's wake_ns, by its idx: scanned by others_wake_ns() */
 	size_t nr_actors, cap_actors;
 	struct waitq *timer_wq;	/* wakes the timer actor */
 	struct actor *timer_actor;	/* runs the timer callbacks */
@@ -104,14 +105,22 @@ static inline void eng_others_forget(void)
 	eng.others_known = false;
 }
 
+static inline void actor_set_wake(struct actor *a, uint64_t t)
+{
+	a->wake_ns = t;
+	eng.wake[a->idx] = t;
+}
+
+/* the least wake_ns of the others: one pass over a dense array, self set aside */
 static uint64_t others_wake_ns(const struct actor *self)
 {
 	if (!eng.others_known) {
-		uint64_t m = UINT64_MAX;
+		uint64_t m = UINT64_MAX, *w = eng.wake, keep = w[self->idx];
 
+		w[self->idx] = UINT64_MAX;
 		for (size_t i = 0; i < eng.nr_actors; i++)
-			if (eng.actors[i] != self && eng.actors[i]->wake_ns < m)
-				m = eng.actors[i]->wake_ns;
+			m = w[i] < m ? w[i] : m;
+		w[self->idx] = keep;
 		eng.others_wake_ns = m;
 		eng.others_known = true;
 	}
@@ -147,7 +156,7 @@ static void engine_flush_deferred(void)
 	if (!eng.deferred)
 		return;
 	eng.deferred = false;
-	a->wake_ns = t;
+	actor_set_wake(a, t);
 	sg_actor_sleep_until(ns_to_s(t));
 	engine_resume(a);
 }
@@ -391,7 +400,7 @@ static void actor_trampoline(int argc, char **argv)
 	actor_sleep_hook(a, true);
 	actor_flush_cpu(a);
 	engine_flush_deferred();
-	a->wake_ns = UINT64_MAX;
+	actor_set_wake(a, UINT64_MAX);
 }
 
 struct actor *actor_create(const char *name, int node, actor_fn fn, void *arg,
@@ -416,15 +425,21 @@ struct actor *actor_create(const char *name, int node, actor_fn fn, void *arg,
 	if (eng.nr_actors == eng.cap_actors) {
 		size_t cap = eng.cap_actors ? 2 * eng.cap_actors : 64;
 		struct actor **n = realloc(eng.actors, cap * sizeof(*n));
+		uint64_t *w;
 
-		if (!n) {
+		if (n)
+			eng.actors = n;
+		w = n ? realloc(eng.wake, cap * sizeof(*w)) : NULL;
+		if (!w) {
 			free(a);
 			return NULL;
 		}
-		eng.actors = n;
+		eng.wake = w;
 		eng.cap_actors = cap;
 	}
+	a->idx = eng.nr_actors;
 	eng.actors[eng.nr_actors++] = a;
+	actor_set_wake(a, 0);	/* runnable */
 
 	h = engine_host(node);
 	SG_CALL(sa = sg_actor_init(a->name, h->sg));
@@ -442,7 +457,7 @@ static void actor_sleep_to(struct actor *a, uint64_t t)
 	if (actor_defer(a, t))
 		return;
 	engine_flush_deferred();
-	a->wake_ns = t;
+	actor_set_wake(a, t);
 	sg_actor_sleep_until(ns_to_s(t));
 	engine_resume(a);
 }
@@ -529,7 +544,7 @@ static void actor_sleep_for(struct actor *a, uint64_t ns)
 	if (actor_defer(a, engine_clock_ns() + ns))
 		return;
 	engine_flush_deferred();
-	a->wake_ns = engine_clock_ns() + ns;
+	actor_set_wake(a, engine_clock_ns() + ns);
 	sg_actor_sleep_for(ns_to_s(ns));
 	engine_resume(a);
 }
@@ -612,9 +627,9 @@ static bool waitq_wait_sleep(struct actor *a, struct waitq *wq, uint64_t timeout
 	 * and they must not take this actor for blocked.
 	 */
 	if (a->woken)
-		a->wake_ns = 0;
+		actor_set_wake(a, 0);
 	else
-		a->wake_ns = timeout_ns ? engine_clock_ns() + timeout_ns : UINT64_MAX;
+		actor_set_wake(a, timeout_ns ? engine_clock_ns() + timeout_ns : UINT64_MAX);
 	if (timeout_ns)
 		timed_out = sg_sem_acquire_timeout(a->sem, ns_to_s(timeout_ns));
 	else
@@ -623,7 +638,7 @@ static bool waitq_wait_sleep(struct actor *a, struct waitq *wq, uint64_t timeout
 	if (timed_out) {
 		if (a->woken) {
 			/* woken at the instant of the timeout: take the release */
-			a->wake_ns = 0;
+			actor_set_wake(a, 0);
 			sg_sem_acquire_timeout(a->sem, 0);
 			engine_resume(a);
 			return true;
@@ -647,7 +662,7 @@ static void waitq_wake(struct waitq *wq, int nr)
 			wq->tail = NULL;
 		a->wq_next = NULL;
 		a->woken = true;
-		a->wake_ns = 0;		/* runnable from now */
+		actor_set_wake(a, 0);		/* runnable from now */
 		wq->nr_waiters--;
 		*tail = a;
 		tail = &a->wq_next;
@@ -703,7 +718,7 @@ void sim_mutex_lock(struct actor *a, struct sim_mutex *m)
 	actor_flush_cpu(a);
 	engine_quiescent(a);
 	engine_flush_deferred();
-	a->wake_ns = 0;		/* an unlock may hand it the lock at any time */
+	actor_set_wake(a, 0);		/* an unlock may hand it the lock at any time */
 	sg_mutex_lock(m->m);
 	engine_resume(a);
 	actor_sleep_hook(a, false);
@@ -835,6 +850,8 @@ void engine_exit(void)
 	}
 	free(eng.actors);
 	eng.actors = NULL;
+	free(eng.wake);
+	eng.wake = NULL;
 	eng.nr_actors = eng.cap_actors = 0;
 	waitq_destroy(eng.timer_wq);
 	eng.timer_wq = NULL;

@@ -52,6 +52,7 @@ struct actor {
 	uint64_t wake_ns;	/* while not running: the earliest time it can run again
 				 * unless another actor wakes it (0: now; UINT64_MAX:
 				 * only another can); see actor_defer() */
+	size_t idx;		/* its place in the engine's tables (engine.c) */
 };
 
 /* The actor whose code is running now, like the kernel's `current`. */
