@@ -835,6 +835,12 @@ static bool lru_gen_look_around(struct folio *folio, uint8_t *ptes, struct scan_
 	for (uint64_t j = start; j < end; j++) {
 		struct folio *f;
 
+		/* a word of eight PTEs without a young one: no folio (as in walk_mapping()) */
+		if (!(j % 8) && j + 8 <= end && !ptes_any_young(ptes + j)) {
+			total += 8;
+			j += 7;
+			continue;
+		}
 		total++;
 		f = get_pte_folio(as, ptes, j, lruvec);
 		if (!f)
