@@ -68,6 +68,7 @@ struct address_space *file_create(const char *name, uint64_t nr_pages,
 	if (!as)
 		return NULL;	/* out of memory, or a name that does not fit: never cut */
 	as->type = AS_FILE;
+	as->one_nid = FILE_NO_NID;
 	memcpy(as->name, name, strlen(name) + 1);
 	as->nr_pages = nr_pages;
 	as->slots = calloc(nr_pages, sizeof(*as->slots));
@@ -136,6 +137,10 @@ static void filemap_add_folio(struct address_space *f, uint32_t idx, uint64_t in
 	folio->version = file_disk_version(f, index);
 	f->slots[index] = idx;
 	f->nr_resident++;
+	if (f->one_nid == FILE_NO_NID)
+		f->one_nid = folio->nid;
+	else if (f->one_nid != folio->nid)
+		f->one_nid = -1;
 	mod_lruvec_state(folio_lruvec(folio), NR_FILE_PAGES, 1);
 	mm.in_lru_fault = fault;
 	folio_add_lru(folio, shadow);
@@ -586,6 +591,45 @@ int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
 	return ret;
 }
 
+/*
+ * The hit range where every page costs the same: f's folios were all on one
+ * node (one_nid), so a present PTE's folio is on it and the page loop below
+ * would charge each page one cost c. It marks the PTEs young a word of eight
+ * at a time and charges once: the pages the loop takes are those up to the
+ * first whose charge brings cpu_pending_ns to the quantum (at least one).
+ */
+static uint64_t map_hit_run_uniform(struct actor *a, uint8_t *ptes, uint64_t index,
+				    uint64_t end, uint64_t c)
+{
+	const uint64_t present = UINT64_C(0x0101010101010101) * PTE_PRESENT;
+	const uint64_t young = UINT64_C(0x0101010101010101) * PTE_YOUNG;
+	uint64_t i = index, lim = end, n, room;
+
+	if (index >= end)
+		return 0;
+	if (a->cpu_pending_ns >= a->quantum_ns) {
+		lim = index + 1;	/* the loop charges one page before it looks */
+	} else if (c) {
+		room = (a->quantum_ns - a->cpu_pending_ns + c - 1) / c;
+		if (room < end - index)
+			lim = index + room;
+	}
+	for (; i + 8 <= lim; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, ptes + i, sizeof(w));
+		if ((w & present) != present)
+			break;
+		w |= young;
+		memcpy(ptes + i, &w, sizeof(w));
+	}
+	for (; i < lim && (ptes[i] & PTE_PRESENT); i++)
+		ptes[i] |= PTE_YOUNG;
+	n = i - index;
+	actor_charge_user(a, n * c);
+	return n;
+}
+
 uint64_t filemap_map_hit_range(struct actor *a, struct task *t, struct address_space *f,
 			       uint64_t index, uint64_t end)
 {
@@ -594,6 +638,12 @@ uint64_t filemap_map_hit_range(struct actor *a, struct task *t, struct address_s
 
 	if (!vma || vma->file != f)
 		return 0;
+	if (mm.machine.nr_nodes == 1 || f->one_nid >= 0) {
+		i += map_hit_run_uniform(a, vma->ptes, index, end,
+					 mm.machine.nr_nodes == 1 ? COST_MMAP_HIT_NS :
+					 numa_access_cost(a->node, f->one_nid, COST_MMAP_HIT_NS));
+		end = i;	/* the loop below has nothing left */
+	}
 	while (i < end && (vma->ptes[i] & PTE_PRESENT)) {
 		vma->ptes[i] |= PTE_YOUNG;
 		actor_charge_user(a, slot_access_cost(a, f, i, COST_MMAP_HIT_NS));

@@ -302,6 +302,8 @@ struct address_space {
 	bool exec;			/* mapped VM_EXEC */
 	uint8_t vm_flags;		/* anon: its vma's VM_SEQ_READ, VM_RAND_READ */
 	uint64_t nr_resident;		/* folios present */
+	int one_nid;			/* file: the node of every folio it ever held, -1 once two
+					 * nodes held some (FILE_NO_NID: none yet); never goes back */
 	uint64_t ra_prev;		/* readahead: last index read + 1 */
 	uint32_t ra_size;		/* readahead: current window in pages */
 	uint32_t mmap_miss;		/* faults that missed, less hits (read-around off past 100) */
@@ -314,6 +316,9 @@ struct address_space {
 	struct lazy_array disk_version;	/* uint32_t per page: the data version the device holds */
 	uint32_t *page_version;		/* per page: the version last written, wherever it is now */
 };
+
+/* address_space.one_nid before its first folio */
+#define FILE_NO_NID (-2)
 
 /* A process: a memcg member with anonymous regions; the OOM killer's unit. */
 struct task {

@@ -78,6 +78,10 @@ static int check_page_folio(const struct address_space *as, uint64_t i, uint64_t
 		  "folio %llu (%s '%s' page %llu) holds version %u but the page was last written "
 		  "at version %u", (unsigned long long)c, as_kind(as), as->name,
 		  (unsigned long long)i, f->version, as->page_version[i]);
+	INVARIANT(as->type != AS_FILE || as->one_nid < 0 || f->nid == as->one_nid,
+		  "file '%s' page %llu: folio %llu is on node %u but the file says all its "
+		  "folios are on node %d", as->name, (unsigned long long)i, (unsigned long long)c,
+		  f->nid, as->one_nid);
 	if (folio_test_swapcache(f))
 		INVARIANT(mm.swap && f->private && f->private <= mm.swap->nr_slots &&
 			  mm.swap->cache[f->private] == c,

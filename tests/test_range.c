@@ -97,6 +97,17 @@ START_TEST(test_file_scan_mglru)
 }
 END_TEST
 
+START_TEST(test_file_scan_two_nodes)
+{
+	/* nodes of 6G cannot hold the 8G file on the readers' node: its folios
+	 * spill to the other one, where a hit costs a remote access (the range's
+	 * per-page costs, not one_nid's single one); smaller workers fit beside */
+	static const char *const sets[] = { "machine.node_memory=6G", "workload.workers.size=2G" };
+
+	same_both_ways_set("scenarios/file-anon-mix.ini", sets, 2, 1.0 / 256, "mglru-budget");
+}
+END_TEST
+
 START_TEST(test_file_scan_proactive)
 {
 	/* four file-scan workloads under memory.reclaim */
@@ -492,6 +503,7 @@ static Suite *range_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_file_scan_classic);
 	tcase_add_test(tc, test_file_scan_mglru);
+	tcase_add_test(tc, test_file_scan_two_nodes);
 	tcase_add_test(tc, test_file_scan_proactive);
 	tcase_add_test(tc, test_anon_rounds_mglru);
 	tcase_add_test(tc, test_chrome_memset_zap);
