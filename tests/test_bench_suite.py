@@ -25,7 +25,7 @@ def rows(out):
     """experiment -> list of (run, policy, cpu, ended) from the table."""
     r = {}
     for line in out.splitlines():
-        m = re.match(r"(\S+)\s+(\S+)\s+(\S+)\s+([0-9.]+)\s+([0-9.]+)\s+(\S+)\s+(.*)$", line)
+        m = re.match(r"(\S+)\s+(\S+)\s+(\S+)\s+>?([0-9.]+)\s+([0-9.]+)\s+(\S+)\s+(.*)$", line)
         if m and m.group(1) != "experiment":
             r.setdefault(m.group(1), []).append((m.group(2), m.group(3), float(m.group(4)),
                                                  m.group(7)))
