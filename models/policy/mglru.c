@@ -428,6 +428,28 @@ static struct folio *get_pte_folio(const struct address_space *as, const uint8_t
 	return folio;
 }
 
+/*
+ * A host shortcut, no decision: the folio a young PTE some way ahead will
+ * name is loaded while this one is handled. A walk reads the slots and
+ * PTEs in order, which the host's prefetcher follows, but the folios they
+ * name lie anywhere in the folio table once pages have been reclaimed and
+ * faulted again (file-anon-mix at 1/16: get_pte_folio() was 45 % of the
+ * run, 96 readers' page tables walked over one file).
+ */
+#define WALK_PREFETCH_PTES 16
+
+static inline void walk_prefetch_folio(const struct address_space *as, const uint8_t *ptes,
+				       uint64_t j, uint64_t end)
+{
+	uint64_t entry;
+
+	if (j >= end || !(ptes[j] & PTE_YOUNG))
+		return;
+	entry = as->slots[j];
+	if (entry && !xa_is_value(entry))
+		__builtin_prefetch(folio_of((uint32_t)entry));
+}
+
 /* whether any of the eight PTEs from p on is young */
 static inline bool ptes_any_young(const uint8_t *p)
 {
@@ -482,6 +504,7 @@ static bool walk_mapping(struct lruvec *lruvec, struct address_space *as, uint8_
 				i += 7;
 				continue;
 			}
+			walk_prefetch_folio(as, ptes, i + WALK_PREFETCH_PTES, end);
 			folio = get_pte_folio(as, ptes, i, lruvec);
 			if (!folio)
 				continue;
