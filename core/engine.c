@@ -451,15 +451,27 @@ struct actor *actor_create(const char *name, int node, actor_fn fn, void *arg,
 	return a;
 }
 
-/* a sleeps until t > now: by itself if nobody can tell, else in SimGrid */
-static void actor_sleep_to(struct actor *a, uint64_t t)
+/*
+ * a sleeps until t > now: by itself if nobody can tell, else in SimGrid,
+ * until t or, when for_ns is not 0, for for_ns from now (t == now + for_ns:
+ * the two hand SimGrid different doubles, so each caller keeps its own)
+ */
+static void actor_sleep_to_by(struct actor *a, uint64_t t, uint64_t for_ns)
 {
 	if (actor_defer(a, t))
 		return;
 	engine_flush_deferred();
 	actor_set_wake(a, t);
-	sg_actor_sleep_until(ns_to_s(t));
+	if (for_ns)
+		sg_actor_sleep_for(ns_to_s(for_ns));
+	else
+		sg_actor_sleep_until(ns_to_s(t));
 	engine_resume(a);
+}
+
+static void actor_sleep_to(struct actor *a, uint64_t t)
+{
+	actor_sleep_to_by(a, t, 0);
 }
 
 /*
@@ -541,12 +553,7 @@ static void actor_sleep_for(struct actor *a, uint64_t ns)
 	engine_quiescent(a);
 	if (!ns || a->untimed)
 		return;
-	if (actor_defer(a, engine_clock_ns() + ns))
-		return;
-	engine_flush_deferred();
-	actor_set_wake(a, engine_clock_ns() + ns);
-	sg_actor_sleep_for(ns_to_s(ns));
-	engine_resume(a);
+	actor_sleep_to_by(a, engine_clock_ns() + ns, ns);
 }
 
 /*
