@@ -68,7 +68,6 @@ struct address_space *file_create(const char *name, uint64_t nr_pages,
 	if (!as)
 		return NULL;	/* out of memory, or a name that does not fit: never cut */
 	as->type = AS_FILE;
-	as->one_nid = FILE_NO_NID;
 	memcpy(as->name, name, strlen(name) + 1);
 	as->nr_pages = nr_pages;
 	as->slots = calloc(nr_pages, sizeof(*as->slots));
@@ -109,19 +108,6 @@ static uint64_t ra_pages(const struct task *t)
 }
 
 /*
- * access_cost() of the folio in f's slot `index`. On a machine of one node
- * every folio is local, so a hit reads neither the slot nor the folio: the
- * PTE alone (two cache misses fewer a hit on a large trace, issue 38).
- */
-static uint64_t slot_access_cost(struct actor *a, const struct address_space *f,
-				 uint64_t index, uint64_t ns)
-{
-	if (mm.machine.nr_nodes == 1)
-		return ns;
-	return access_cost(a, folio_of((uint32_t)f->slots[index]), ns);
-}
-
-/*
  * filemap_add_folio(): a new folio at `index` of f, in the page cache and
  * on the LRU. It replaces the slot's shadow entry, if any, which the LRU
  * add uses for refault detection; `fault` says a page fault brought it in.
@@ -137,10 +123,6 @@ static void filemap_add_folio(struct address_space *f, uint32_t idx, uint64_t in
 	folio->version = file_disk_version(f, index);
 	f->slots[index] = idx;
 	f->nr_resident++;
-	if (f->one_nid == FILE_NO_NID)
-		f->one_nid = folio->nid;
-	else if (f->one_nid != folio->nid)
-		f->one_nid = -1;
 	mod_lruvec_state(folio_lruvec(folio), NR_FILE_PAGES, 1);
 	mm.in_lru_fault = fault;
 	folio_add_lru(folio, shadow);
@@ -488,7 +470,7 @@ static bool do_fault_around(struct actor *a, struct vm_area *vma, uint64_t index
 		folio = folio_of((uint32_t)entry);
 		if (folio_test_locked(folio) || !folio_test_uptodate(folio))
 			continue;
-		vma->ptes[i] = PTE_PRESENT | PTE_YOUNG;
+		vma->ptes[i] = mk_pte(folio) | PTE_YOUNG;
 		file_map_pte(f, i, folio);
 		mapped++;
 	}
@@ -515,7 +497,7 @@ int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
 	if (*pte & PTE_PRESENT) {
 		/* the hardware sets the accessed bit; the kernel is not told */
 		*pte |= PTE_YOUNG;
-		actor_charge_user(a, slot_access_cost(a, f, index, COST_MMAP_HIT_NS));
+		actor_charge_user(a, pte_access_cost(a, *pte, COST_MMAP_HIT_NS));
 		if (write && !(*pte & PTE_DIRTY)) {
 			/* a shared mapping is write-protected while clean: the
 			 * write fault dirties the folio (do_wp_page, page_mkwrite) */
@@ -580,7 +562,7 @@ int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
 		return hit < 0 ? hit : ret;
 	}
 	/* finish_fault(): map it; the access that faulted makes it young */
-	*pte = PTE_PRESENT | PTE_YOUNG | (write ? PTE_DIRTY : 0);
+	*pte = mk_pte(folio) | PTE_YOUNG | (write ? PTE_DIRTY : 0);
 	file_map_pte(f, index, folio);
 	if (write) {
 		folio_mark_dirty(folio);
@@ -592,21 +574,23 @@ int filemap_map_access(struct actor *a, struct task *t, struct address_space *f,
 }
 
 /*
- * The hit range where every page costs the same: f's folios were all on one
- * node (one_nid), so a present PTE's folio is on it and the page loop below
- * would charge each page one cost c. It marks the PTEs young a word of eight
- * at a time and charges once: the pages the loop takes are those up to the
- * first whose charge brings cpu_pending_ns to the quantum (at least one).
+ * The hit range's run of pages on one node: present PTEs that name the
+ * node of ptes[index], each of which the page loop would charge the same
+ * cost c (pte_access_cost()). It marks them young a word of eight at a time
+ * and charges once: the pages the loop takes are those up to the first
+ * whose charge brings cpu_pending_ns to the quantum (at least one).
  */
-static uint64_t map_hit_run_uniform(struct actor *a, uint8_t *ptes, uint64_t index,
-				    uint64_t end, uint64_t c)
+static uint64_t map_hit_run(struct actor *a, uint8_t *ptes, uint64_t index, uint64_t end)
 {
-	const uint64_t present = UINT64_C(0x0101010101010101) * PTE_PRESENT;
-	const uint64_t young = UINT64_C(0x0101010101010101) * PTE_YOUNG;
-	uint64_t i = index, lim = end, n, room;
+	const uint64_t ones = UINT64_C(0x0101010101010101);
+	const uint8_t key = PTE_PRESENT | PTE_NID_MASK;	/* present, and which node */
+	const uint8_t want = ptes[index] & key;
+	const uint64_t young = ones * PTE_YOUNG;
+	uint64_t c, i = index, lim = end, n, room;
 
-	if (index >= end)
+	if (!(want & PTE_PRESENT))
 		return 0;
+	c = pte_access_cost(a, want, COST_MMAP_HIT_NS);
 	if (a->cpu_pending_ns >= a->quantum_ns) {
 		lim = index + 1;	/* the loop charges one page before it looks */
 	} else if (c) {
@@ -618,18 +602,19 @@ static uint64_t map_hit_run_uniform(struct actor *a, uint8_t *ptes, uint64_t ind
 		uint64_t w;
 
 		memcpy(&w, ptes + i, sizeof(w));
-		if ((w & present) != present)
+		if ((w & ones * key) != ones * want)
 			break;
 		w |= young;
 		memcpy(ptes + i, &w, sizeof(w));
 	}
-	for (; i < lim && (ptes[i] & PTE_PRESENT); i++)
+	for (; i < lim && (ptes[i] & key) == want; i++)
 		ptes[i] |= PTE_YOUNG;
 	n = i - index;
 	actor_charge_user(a, n * c);
 	return n;
 }
 
+/* memory.h; each run of pages on one node goes a word at a time */
 uint64_t filemap_map_hit_range(struct actor *a, struct task *t, struct address_space *f,
 			       uint64_t index, uint64_t end)
 {
@@ -638,17 +623,12 @@ uint64_t filemap_map_hit_range(struct actor *a, struct task *t, struct address_s
 
 	if (!vma || vma->file != f)
 		return 0;
-	if (mm.machine.nr_nodes == 1 || f->one_nid >= 0) {
-		i += map_hit_run_uniform(a, vma->ptes, index, end,
-					 mm.machine.nr_nodes == 1 ? COST_MMAP_HIT_NS :
-					 numa_access_cost(a->node, f->one_nid, COST_MMAP_HIT_NS));
-		end = i;	/* the loop below has nothing left */
-	}
-	while (i < end && (vma->ptes[i] & PTE_PRESENT)) {
-		vma->ptes[i] |= PTE_YOUNG;
-		actor_charge_user(a, slot_access_cost(a, f, i, COST_MMAP_HIT_NS));
-		i++;
-		if (a->cpu_pending_ns >= a->quantum_ns)
+	while (i < end) {
+		uint64_t n = map_hit_run(a, vma->ptes, i, end);
+
+		i += n;
+		/* a run ends at a page not present, the quantum or another node */
+		if (!n || a->cpu_pending_ns >= a->quantum_ns)
 			break;
 	}
 	if (i > index)
@@ -669,7 +649,7 @@ void filemap_map_prefetch(const struct task *t, const struct address_space *f, u
 		return;
 	}
 	if (vma->ptes[index] & PTE_PRESENT)
-		return;	/* a hit reads nothing else on one node */
+		return;	/* a hit reads nothing else (its node is in the PTE) */
 	start = index;
 	end = index + 1;
 	if (mm.fault_around_pages > 1) {

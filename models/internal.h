@@ -47,6 +47,12 @@ static inline uint64_t access_cost(struct actor *a, const struct folio *folio, u
 	return numa_access_cost(a->node, folio->nid, ns);
 }
 
+/* access_cost() of the page a present PTE maps: its node is in the PTE */
+static inline uint64_t pte_access_cost(struct actor *a, uint8_t pte, uint64_t ns)
+{
+	return numa_access_cost(a->node, pte_nid(pte), ns);
+}
+
 /* A PTE of f's page `index` appears in one more mm: NR_FILE_MAPPED counts pages. */
 static inline void file_map_pte(struct address_space *f, uint64_t index, struct folio *folio)
 {

@@ -247,11 +247,10 @@ int anon_access(struct actor *a, struct task *t, struct address_space *as,
 
 	t->lru_gen_bitmap = 0xff;	/* lru_gen_use_mm() */
 	if (*pte & PTE_PRESENT) {
-		folio = folio_of((uint32_t)as->slots[index]);
-		if (write && !(*pte & PTE_DIRTY))
-			folio_inc_version(folio);	/* new data since it was last clean */
+		if (write && !(*pte & PTE_DIRTY))	/* new data since it was last clean */
+			folio_inc_version(folio_of((uint32_t)as->slots[index]));
 		*pte |= PTE_YOUNG | (write ? PTE_DIRTY : 0);
-		actor_charge_user(a, access_cost(a, folio, COST_MMAP_HIT_NS));
+		actor_charge_user(a, pte_access_cost(a, *pte, COST_MMAP_HIT_NS));
 		return ACCESS_HIT;
 	}
 	if (t->oom_killed)
@@ -281,7 +280,7 @@ int anon_access(struct actor *a, struct task *t, struct address_space *as,
 	folio_set_uptodate(folio);
 	as->slots[index] = idx;
 	as->nr_resident++;
-	*pte = PTE_PRESENT | PTE_YOUNG | (write ? PTE_DIRTY : 0);
+	*pte = mk_pte(folio) | PTE_YOUNG | (write ? PTE_DIRTY : 0);
 	t->rss_anon++;
 	mod_lruvec_state(folio_lruvec(folio), NR_ANON_MAPPED, 1);
 	mm.in_lru_fault = vma_has_recency(as->vm_flags);	/* lru_gen_enter_fault() */
@@ -316,7 +315,7 @@ static struct folio *anon_fault_batched(struct task *t, struct address_space *as
 	folio_set_uptodate(folio);
 	as->slots[i] = idx;
 	as->nr_resident++;
-	as->ptes[i] = PTE_PRESENT | PTE_YOUNG | (write ? PTE_DIRTY : 0);
+	as->ptes[i] = mk_pte(folio) | PTE_YOUNG | (write ? PTE_DIRTY : 0);
 	t->rss_anon++;
 	mod_lruvec_state(folio_lruvec(folio), NR_ANON_MAPPED, 1);
 	mm.in_lru_fault = vma_has_recency(as->vm_flags);	/* lru_gen_enter_fault() */
@@ -341,18 +340,11 @@ static void anon_faults_account(struct task *t, uint64_t nr)
 static uint64_t anon_hit(struct actor *a, struct address_space *as, uint64_t i, bool write)
 {
 	uint8_t *pte = &as->ptes[i];
-	uint64_t ns = COST_MMAP_HIT_NS;
 
-	if (write && !(*pte & PTE_DIRTY)) {
-		struct folio *folio = folio_of((uint32_t)as->slots[i]);
-
-		folio_inc_version(folio);	/* new data since it was last clean */
-		ns = access_cost(a, folio, ns);
-	} else if (mm.machine.nr_nodes > 1) {
-		ns = access_cost(a, folio_of((uint32_t)as->slots[i]), ns);
-	}
+	if (write && !(*pte & PTE_DIRTY))	/* new data since it was last clean */
+		folio_inc_version(folio_of((uint32_t)as->slots[i]));
 	*pte |= PTE_YOUNG | (write ? PTE_DIRTY : 0);
-	return ns;
+	return pte_access_cost(a, *pte, COST_MMAP_HIT_NS);
 }
 
 /*
@@ -371,7 +363,7 @@ uint64_t anon_access_stride(struct actor *a, struct task *t, struct address_spac
 	uint64_t budget = UINT64_MAX, nr_faults = 0, user = 0, sys = 0, nr = 0, i;
 
 	for (i = index; i < end; i += step) {
-		if (mm.machine.nr_nodes > 1 || write)
+		if (write)	/* a first write's folio_inc_version() */
 			prefetch_page_folio(as, i + RANGE_PREFETCH_PAGES * step);
 		if (as->ptes[i] & PTE_PRESENT) {
 			user += anon_hit(a, as, i, write);

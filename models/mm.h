@@ -191,6 +191,27 @@ static inline bool zap_young_counts(const struct kernel_rules *k, uint8_t vm_fla
 #define PTE_PRESENT 0x1
 #define PTE_YOUNG 0x2
 #define PTE_DIRTY 0x4
+/*
+ * The node of the page a present PTE maps: a PTE holds the page's PFN, and
+ * the PFN names its node (pfn_to_nid()). A folio here never changes node,
+ * so the bits hold while the PTE is present, and a hit learns its NUMA
+ * cost from the PTE alone, as the hardware does, without reading the folio.
+ */
+#define PTE_NID_SHIFT 3
+#define PTE_NID_MASK (0x7 << PTE_NID_SHIFT)
+_Static_assert(MAX_NUMNODES <= 8, "a PTE has three bits for the node");
+
+/* mk_pte(): the PTE that maps folio (present, its node; no young or dirty bit) */
+static inline uint8_t mk_pte(const struct folio *folio)
+{
+	return (uint8_t)(PTE_PRESENT | (folio->nid << PTE_NID_SHIFT));
+}
+
+/* the node of the page a present PTE maps */
+static inline int pte_nid(uint8_t pte)
+{
+	return (pte & PTE_NID_MASK) >> PTE_NID_SHIFT;
+}
 
 struct task;
 struct address_space;
@@ -302,8 +323,6 @@ struct address_space {
 	bool exec;			/* mapped VM_EXEC */
 	uint8_t vm_flags;		/* anon: its vma's VM_SEQ_READ, VM_RAND_READ */
 	uint64_t nr_resident;		/* folios present */
-	int one_nid;			/* file: the node of every folio it ever held, -1 once two
-					 * nodes held some (FILE_NO_NID: none yet); never goes back */
 	uint64_t ra_prev;		/* readahead: last index read + 1 */
 	uint32_t ra_size;		/* readahead: current window in pages */
 	uint32_t mmap_miss;		/* faults that missed, less hits (read-around off past 100) */
@@ -316,9 +335,6 @@ struct address_space {
 	struct lazy_array disk_version;	/* uint32_t per page: the data version the device holds */
 	uint32_t *page_version;		/* per page: the version last written, wherever it is now */
 };
-
-/* address_space.one_nid before its first folio */
-#define FILE_NO_NID (-2)
 
 /* A process: a memcg member with anonymous regions; the OOM killer's unit. */
 struct task {

@@ -78,10 +78,6 @@ static int check_page_folio(const struct address_space *as, uint64_t i, uint64_t
 		  "folio %llu (%s '%s' page %llu) holds version %u but the page was last written "
 		  "at version %u", (unsigned long long)c, as_kind(as), as->name,
 		  (unsigned long long)i, f->version, as->page_version[i]);
-	INVARIANT(as->type != AS_FILE || as->one_nid < 0 || f->nid == as->one_nid,
-		  "file '%s' page %llu: folio %llu is on node %u but the file says all its "
-		  "folios are on node %d", as->name, (unsigned long long)i, (unsigned long long)c,
-		  f->nid, as->one_nid);
 	if (folio_test_swapcache(f))
 		INVARIANT(mm.swap && f->private && f->private <= mm.swap->nr_slots &&
 			  mm.swap->cache[f->private] == c,
@@ -108,6 +104,31 @@ out:
 }
 
 /*
+ * One mm's PTEs of a mapping: each present one maps the folio in the page's
+ * slot and names its node (mk_pte()).
+ */
+static int check_ptes(const struct address_space *as, const uint8_t *ptes, char *err,
+		      size_t len)
+{
+	for (uint64_t i = 0; i < as->nr_pages; i++) {
+		uint64_t entry = as->slots[i];
+
+		if (!(ptes[i] & PTE_PRESENT))
+			continue;
+		INVARIANT(entry && !xa_is_value(entry),
+			  "%s '%s' page %llu: its PTE is present but no folio holds the page",
+			  as_kind(as), as->name, (unsigned long long)i);
+		INVARIANT(pte_nid(ptes[i]) == folio_of((uint32_t)entry)->nid,
+			  "%s '%s' page %llu: its PTE names node %d but its folio is on node %u",
+			  as_kind(as), as->name, (unsigned long long)i, pte_nid(ptes[i]),
+			  folio_of((uint32_t)entry)->nid);
+	}
+	return 0;
+out:
+	return -1;
+}
+
+/*
  * Every page of a mapping: a folio holds it (check_page_folio), else the
  * version last written to it is what its device (file) or its swap slot
  * (anon) holds, so the next read or swap-in sees it; an anon page with
@@ -116,6 +137,13 @@ out:
 static int check_mapping(const struct address_space *as, uint64_t *nr_found, char *err,
 			 size_t len)
 {
+	if (as->type == AS_FILE) {
+		for (const struct vm_area *v = as->i_mmap; v; v = v->i_mmap_next)
+			if (check_ptes(as, v->ptes, err, len))
+				return -1;
+	} else if (as->ptes && check_ptes(as, as->ptes, err, len)) {
+		return -1;
+	}
 	for (uint64_t i = 0; i < as->nr_pages; i++) {
 		uint64_t entry = as->slots[i], slot;
 		uint32_t want = as->page_version[i];

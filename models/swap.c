@@ -331,7 +331,7 @@ int do_swap_page(struct actor *a, struct task *t, struct address_space *as,
 			return ACCESS_MINOR;	/* a sibling thread's read: retry on the next access */
 		}
 		as->slots[index] = idx;
-		*pte = PTE_PRESENT | PTE_YOUNG | (write ? PTE_DIRTY : 0);
+		*pte = mk_pte(folio) | PTE_YOUNG | (write ? PTE_DIRTY : 0);
 		t->rss_anon++;
 		t->nr_swapents--;
 		as->nr_resident++;
@@ -442,7 +442,7 @@ map:
 	folio_set_uptodate(folio);
 	as->slots[index] = idx;
 	as->nr_resident++;
-	*pte = PTE_PRESENT | PTE_YOUNG | (write ? PTE_DIRTY : 0);
+	*pte = mk_pte(folio) | PTE_YOUNG | (write ? PTE_DIRTY : 0);
 	t->rss_anon++;
 	t->nr_swapents--;
 	if (!from_zswap)

@@ -100,8 +100,9 @@ END_TEST
 START_TEST(test_file_scan_two_nodes)
 {
 	/* nodes of 6G cannot hold the 8G file on the readers' node: its folios
-	 * spill to the other one, where a hit costs a remote access (the range's
-	 * per-page costs, not one_nid's single one); smaller workers fit beside */
+	 * spill to the other one, where a hit costs a remote access (a run of
+	 * the hit range ends where the PTEs' node changes); smaller workers fit
+	 * beside */
 	static const char *const sets[] = { "machine.node_memory=6G", "workload.workers.size=2G" };
 
 	same_both_ways_set("scenarios/file-anon-mix.ini", sets, 2, 1.0 / 256, "mglru-budget");
