@@ -418,12 +418,15 @@ static struct folio *get_pte_folio(const struct address_space *as, const uint8_t
 
 	if (!(ptes[i] & PTE_PRESENT) || !(ptes[i] & PTE_YOUNG))
 		return NULL;
+	/* folio_nid() != pgdat->node_id, read from the PTE (mk_pte()): a
+	 * page of another node costs no load of its folio */
+	if (pte_nid(ptes[i]) != lruvec->nid)
+		return NULL;
 	entry = as->slots[i];
 	if (!entry || xa_is_value(entry))
 		return NULL;
 	folio = folio_of((uint32_t)entry);
-	if (folio_lru_gen(folio) < 0 || folio->nid != lruvec->nid ||
-	    folio->memcg_id != lruvec->memcg->id)
+	if (folio_lru_gen(folio) < 0 || folio->memcg_id != lruvec->memcg->id)
 		return NULL;
 	return folio;
 }
@@ -439,11 +442,11 @@ static struct folio *get_pte_folio(const struct address_space *as, const uint8_t
 #define WALK_PREFETCH_PTES 16
 
 static inline void walk_prefetch_folio(const struct address_space *as, const uint8_t *ptes,
-				       uint64_t j, uint64_t end)
+				       uint64_t j, uint64_t end, int nid)
 {
 	uint64_t entry;
 
-	if (j >= end || !(ptes[j] & PTE_YOUNG))
+	if (j >= end || !(ptes[j] & PTE_YOUNG) || pte_nid(ptes[j]) != nid)
 		return;
 	entry = as->slots[j];
 	if (entry && !xa_is_value(entry))
@@ -504,7 +507,7 @@ static bool walk_mapping(struct lruvec *lruvec, struct address_space *as, uint8_
 				i += 7;
 				continue;
 			}
-			walk_prefetch_folio(as, ptes, i + WALK_PREFETCH_PTES, end);
+			walk_prefetch_folio(as, ptes, i + WALK_PREFETCH_PTES, end, lruvec->nid);
 			folio = get_pte_folio(as, ptes, i, lruvec);
 			if (!folio)
 				continue;

@@ -37,10 +37,10 @@ struct fixture {
 
 static struct fixture fx;
 
-static void boot(const struct reclaim_policy *p)
+static void boot_nodes(const struct reclaim_policy *p, int nr_nodes)
 {
 	memset(&fx, 0, sizeof(fx));
-	harness_boot(1, NODE_PAGES, p);
+	harness_boot(nr_nodes, NODE_PAGES, p);
 	harness_nvme(&fx.bdev);
 	fx.memcg = mem_cgroup_create(mm.root_mem_cgroup, "test");
 	ck_assert_ptr_nonnull(fx.memcg);
@@ -54,6 +54,11 @@ static void boot(const struct reclaim_policy *p)
 	ck_assert_ptr_nonnull(fx.anon);
 	fx.lruvec = fx.memcg->lruvec[0];
 	ck_assert_ptr_nonnull(lrugen_of(fx.lruvec));
+}
+
+static void boot(const struct reclaim_policy *p)
+{
+	boot_nodes(p, 1);
 }
 
 /* Runs fn inside an actor and checks that it ran to its end. */
@@ -1916,6 +1921,66 @@ START_TEST(test_walk_sparse_young)
 }
 END_TEST
 
+/*
+ * The walk of one node's lruvec takes only that node's folios
+ * (get_pfn_folio(): folio_nid() != pgdat->node_id). The task maps pages read
+ * in on node 0 (by itself) and on node 1 (by a task there): walking node 0
+ * clears the young bits of the node-0 pages, and leaves both tasks' PTEs of
+ * the node-1 pages young and their folios in their generation. Taking a
+ * node-1 folio into node 0's walk fails.
+ */
+#define NODE_WALK_REMOTE (4 * MIN_LRU_BATCH)	/* past the first range's read-around */
+
+static void node_walk_body(struct actor *a, void *arg)
+{
+	struct lru_gen_folio *lrugen = lrugen_of(fx.lruvec);
+	struct task *remote = task_create("remote", fx.memcg, 1);
+	int gens[MIN_LRU_BATCH];
+	struct scan_control sc;
+
+	(void)arg;
+	ck_assert_ptr_nonnull(remote);
+	mm.fault_around_pages = 1;
+	for (uint64_t i = 0; i < MIN_LRU_BATCH; i++) {
+		uint64_t r = NODE_WALK_REMOTE + i;
+
+		ck_assert_int_ge(filemap_map_access(a, fx.task, fx.file, i, false), 0);
+		ck_assert_int_ge(filemap_map_access(a, remote, fx.file, r, false), 0);
+		ck_assert_int_ge(filemap_map_access(a, fx.task, fx.file, r, false), 0);
+	}
+	for (uint64_t i = 0; i < MIN_LRU_BATCH; i++) {
+		uint64_t r = NODE_WALK_REMOTE + i;
+
+		ck_assert_int_eq(folio_at(fx.file, i)->nid, 0);
+		ck_assert_int_eq(folio_at(fx.file, r)->nid, 1);
+		ck_assert_int_eq(pte_nid(*harness_file_pte(fx.task, fx.file, r)), 1);
+		gens[i] = folio_lru_gen(folio_at(fx.file, r));
+	}
+	init_sc(&sc, a, DEF_PRIORITY);
+	ck_assert(try_to_inc_max_seq(fx.lruvec, lrugen->max_seq, 0, &sc));
+	for (uint64_t i = 0; i < MIN_LRU_BATCH; i++) {
+		uint64_t r = NODE_WALK_REMOTE + i;
+
+		ck_assert_msg(!(*harness_file_pte(fx.task, fx.file, i) & PTE_YOUNG),
+			      "page %llu on node 0: the walk left it young", (unsigned long long)i);
+		ck_assert_msg(*harness_file_pte(fx.task, fx.file, r) & PTE_YOUNG &&
+			      *harness_file_pte(remote, fx.file, r) & PTE_YOUNG,
+			      "page %llu on node 1: node 0's walk cleared its PTE",
+			      (unsigned long long)r);
+		ck_assert_msg(folio_lru_gen(folio_at(fx.file, r)) == gens[i],
+			      "page %llu on node 1: node 0's walk moved it from gen %d to %d",
+			      (unsigned long long)r, gens[i], folio_lru_gen(folio_at(fx.file, r)));
+	}
+	assert_invariants();
+}
+
+START_TEST(test_walk_own_node_only)
+{
+	boot_nodes(_i ? &mglru_budget_policy : &mglru_old_policy, 2);
+	run_body(node_walk_body, NULL);
+}
+END_TEST
+
 /* ==================================================================
  * 13. advice: a MADV_RANDOM mapping has no recency (vma_has_recency())
  * ================================================================== */
@@ -2430,6 +2495,7 @@ static Suite *mglru_suite(void)
 	tcase_add_loop_test(tc, test_kernel_sort_folio_activate, 0, NR_KERNEL_VERSIONS);
 	tcase_add_loop_test(tc, test_walk_skips_idle_mm, 0, 2);
 	tcase_add_loop_test(tc, test_walk_sparse_young, 0, 2);
+	tcase_add_loop_test(tc, test_walk_own_node_only, 0, 2);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("advice");
