@@ -90,7 +90,13 @@ void anon_region_zap(struct address_space *as)
 		if (!entry)
 			continue;
 		if (mm_range_ops) {
-			prefetch_page_folio(as, i + RANGE_PREFETCH_PAGES);
+			uint64_t ahead = i + RANGE_PREFETCH_PAGES < as->nr_pages ?
+					 as->slots[i + RANGE_PREFETCH_PAGES] : 0;
+
+			if (xa_is_value(ahead))
+				swap_prefetch_slot(swp_slot(ahead));
+			else
+				prefetch_page_folio(as, i + RANGE_PREFETCH_PAGES);
 			if (zap_folio_batched(as, i, entry, &fb))
 				continue;
 			free_batch_flush(&fb);

@@ -168,6 +168,21 @@ static int zram_sync_pool(int nid)
 	return swap_pool_sync(si->pool_pages, zram_pool_pages(&si->zram), nid);
 }
 
+void swap_prefetch_slot(uint64_t slot)
+{
+	const struct swap_info *si = mm.swap;
+
+	if (!si || !slot || slot > si->nr_slots)
+		return;
+	__builtin_prefetch(&si->cache[slot]);
+	__builtin_prefetch(&si->slot_memcg[slot], 1);
+	__builtin_prefetch(&si->shadow[slot], 1);
+	__builtin_prefetch(&si->slot_mapping[slot], 1);
+	if (si->type == SWAP_ZRAM)
+		__builtin_prefetch(&si->zram.obj_bytes[slot], 1);
+	zswap_prefetch(slot);
+}
+
 void swap_free(uint64_t slot)
 {
 	struct swap_info *si = mm.swap;

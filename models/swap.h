@@ -78,6 +78,12 @@ void delete_from_swap_cache(struct folio *folio);
 /* Frees a slot the PTE no longer needs. */
 void swap_free(uint64_t slot);
 /*
+ * Starts loading what swap_free() and swap_zap_entry() read and write of
+ * slot (changes nothing): a zap does so a few pages ahead, since the slots
+ * of a region's swapped pages lie anywhere in the per-slot arrays.
+ */
+void swap_prefetch_slot(uint64_t slot);
+/*
  * pageout() of a swap-cache folio: 0 written and clean (zram), 1 under
  * writeback (block), -1 failed (zram pool could not grow).
  */

@@ -156,6 +156,12 @@ void zswap_invalidate(uint64_t slot)
 		zswap_entry_drop(slot);
 }
 
+void zswap_prefetch(uint64_t slot)
+{
+	if (zswap.enabled && zswap.pool.e)
+		__builtin_prefetch(&zswap.pool.e[slot], 1);
+}
+
 /*
  * obj_cgroup_may_zswap(): every ancestor below the root with a
  * memory.zswap.max must have its subtree's pool pages under it; 0 refuses

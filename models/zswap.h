@@ -69,6 +69,8 @@ bool zswap_store(struct folio *folio, struct actor *a);
 bool zswap_load(uint64_t slot, struct folio *folio, bool swapcache, uint64_t *cost_ns);
 /* zswap_invalidate(): the slot is freed */
 void zswap_invalidate(uint64_t slot);
+/* Starts loading what zswap_invalidate() reads of slot (changes nothing). */
+void zswap_prefetch(uint64_t slot);
 /* zswap_folio_swapin(): a swap-in that read the device (the shrinker backs off) */
 void zswap_folio_swapin(struct folio *folio);
 /*
