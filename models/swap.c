@@ -97,6 +97,26 @@ static void mem_cgroup_swap_charge(struct mem_cgroup *memcg, int64_t nr)
 		memcg->swap_usage += (uint64_t)nr;
 }
 
+/*
+ * swap_prefetch_slot(), inlined where it is called in this file: gcc finds
+ * a function that only prefetches pure and drops its calls (memory.c).
+ */
+static inline __attribute__((always_inline)) void prefetch_slot(const struct swap_info *si,
+								uint64_t slot)
+{
+	if (!si || !slot || slot > si->nr_slots)
+		return;
+	__builtin_prefetch(&si->cache[slot], 1);
+	__builtin_prefetch(&si->slot_memcg[slot], 1);
+	__builtin_prefetch(&si->shadow[slot], 1);
+	__builtin_prefetch(&si->slot_mapping[slot], 1);
+	__builtin_prefetch(&si->slot_index[slot], 1);
+	__builtin_prefetch(&si->slot_version[slot], 1);
+	if (si->type == SWAP_ZRAM)
+		__builtin_prefetch(&si->zram.obj_bytes[slot], 1);
+	zswap_prefetch(slot);
+}
+
 bool add_to_swap(struct folio *folio)
 {
 	struct swap_info *si = mm.swap;
@@ -106,6 +126,9 @@ bool add_to_swap(struct folio *folio)
 	if (!si || !mem_cgroup_get_nr_swap_pages(memcg))
 		return false;
 	slot = si->nr_stacked ? si->free_stack[--si->nr_stacked] : si->next_fresh++;
+	/* the slot the next add_to_swap() takes: its state loads meanwhile
+	 * (freed slots come back in any order) */
+	prefetch_slot(si, si->nr_stacked ? si->free_stack[si->nr_stacked - 1] : si->next_fresh);
 	si->nr_free--;
 	mem_cgroup_swap_charge(memcg, 1);
 	si->slot_memcg[slot] = memcg->id;
@@ -170,17 +193,7 @@ static int zram_sync_pool(int nid)
 
 void swap_prefetch_slot(uint64_t slot)
 {
-	const struct swap_info *si = mm.swap;
-
-	if (!si || !slot || slot > si->nr_slots)
-		return;
-	__builtin_prefetch(&si->cache[slot]);
-	__builtin_prefetch(&si->slot_memcg[slot], 1);
-	__builtin_prefetch(&si->shadow[slot], 1);
-	__builtin_prefetch(&si->slot_mapping[slot], 1);
-	if (si->type == SWAP_ZRAM)
-		__builtin_prefetch(&si->zram.obj_bytes[slot], 1);
-	zswap_prefetch(slot);
+	prefetch_slot(mm.swap, slot);
 }
 
 void swap_free(uint64_t slot)

@@ -78,9 +78,9 @@ void delete_from_swap_cache(struct folio *folio);
 /* Frees a slot the PTE no longer needs. */
 void swap_free(uint64_t slot);
 /*
- * Starts loading what swap_free() and swap_zap_entry() read and write of
- * slot (changes nothing): a zap does so a few pages ahead, since the slots
- * of a region's swapped pages lie anywhere in the per-slot arrays.
+ * Starts loading slot's state in the per-slot arrays (changes nothing): a
+ * zap does so a few pages ahead, since the slots of a region's swapped
+ * pages lie anywhere in them, and add_to_swap() for the next slot it hands out.
  */
 void swap_prefetch_slot(uint64_t slot);
 /*
