@@ -308,11 +308,9 @@ int anon_access(struct actor *a, struct task *t, struct address_space *as,
 static struct folio *anon_fault_batched(struct task *t, struct address_space *as, uint64_t i,
 					bool write)
 {
-	uint32_t idx = folio_table_get();
+	uint32_t idx = folio_table_get();	/* it loads the next fault's folio */
 	struct folio *folio = folio_of(idx);
 
-	/* the next fault's folio, while this one is set up */
-	__builtin_prefetch(&folio_table.f[folio_table.free_head]);
 	folio->nid = (uint8_t)t->nid;
 	folio->memcg_id = t->memcg->id;
 	folio->mapping = as->id;
