@@ -441,8 +441,9 @@ static struct folio *get_pte_folio(const struct address_space *as, const uint8_t
  */
 #define WALK_PREFETCH_PTES 16
 
-static inline void walk_prefetch_folio(const struct address_space *as, const uint8_t *ptes,
-				       uint64_t j, uint64_t end, int nid)
+static inline __attribute__((always_inline)) void
+walk_prefetch_folio(const struct address_space *as, const uint8_t *ptes, uint64_t j, uint64_t end,
+		    int nid)
 {
 	uint64_t entry;
 
@@ -858,6 +859,9 @@ static bool lru_gen_look_around(struct folio *folio, uint8_t *ptes, struct scan_
 			end = i + MIN_LRU_BATCH / 2;
 		}
 	}
+	/* the window's first folios, before the loop loads those ahead of it */
+	for (uint64_t j = start; j < start + WALK_PREFETCH_PTES; j++)
+		walk_prefetch_folio(as, ptes, j, end, lruvec->nid);
 	for (uint64_t j = start; j < end; j++) {
 		struct folio *f;
 
@@ -868,6 +872,7 @@ static bool lru_gen_look_around(struct folio *folio, uint8_t *ptes, struct scan_
 			continue;
 		}
 		total++;
+		walk_prefetch_folio(as, ptes, j + WALK_PREFETCH_PTES, end, lruvec->nid);
 		f = get_pte_folio(as, ptes, j, lruvec);
 		if (!f)
 			continue;
