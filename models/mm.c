@@ -109,11 +109,12 @@ void host_hugepage_hint(void *p, size_t bytes)
 }
 
 /*
- * Free folios are handed out last freed first, then the never used in index
- * order, as if every folio sat on one free list in index order at the start
- * (same folios, same order). The never used are not linked: calloc's memory
- * stays untouched until a folio is first handed out, so a machine of 128 GiB
- * costs the host only the folios a run uses.
+ * Free folios are handed out last freed first (a stack of their numbers),
+ * then the never used in index order, as if every folio sat on one free
+ * list in index order at the start (same folios, same order). The never
+ * used are not stacked: calloc's memory stays untouched until a folio is
+ * first handed out, so a machine of 128 GiB costs the host only the folios
+ * a run uses.
  */
 int folio_table_init(uint64_t nr_pages)
 {
@@ -124,7 +125,13 @@ int folio_table_init(uint64_t nr_pages)
 	if (!folio_table.f)
 		return -ENOMEM;
 	host_hugepage_hint(folio_table.f, folio_table.nr * sizeof(struct folio));
-	folio_table.free_head = 0;
+	/* room for every folio; untouched memory until folios are freed */
+	folio_table.free_stack = malloc(folio_table.nr * sizeof(*folio_table.free_stack));
+	if (!folio_table.free_stack) {
+		free(folio_table.f);
+		folio_table.f = NULL;
+		return -ENOMEM;
+	}
 	folio_table.nr_fresh = 1;
 	folio_table.nr_free = nr_pages;
 	return 0;
@@ -133,35 +140,39 @@ int folio_table_init(uint64_t nr_pages)
 void folio_table_exit(void)
 {
 	free(folio_table.f);
+	free(folio_table.free_stack);
 	memset(&folio_table, 0, sizeof(folio_table));
 }
 
+/* Folios handed out this many calls ahead start loading now (freed ones lie anywhere). */
+#define FOLIO_PREFETCH_AHEAD 4
+
 uint32_t folio_table_get(void)
 {
-	uint32_t idx = folio_table.free_head;
+	struct folio_table *t = &folio_table;
+	uint32_t idx;
 
-	if (idx) {
-		folio_table.free_head = folio_table.f[idx].lru_next;
-		/* the next call's folio: freed folios come back in any order */
-		__builtin_prefetch(&folio_table.f[folio_table.free_head], 1);
-		memset(&folio_table.f[idx], 0, sizeof(struct folio));
-	} else if (folio_table.nr_fresh < folio_table.nr) {
-		idx = folio_table.nr_fresh++;	/* zero since calloc */
+	if (t->nr_stacked) {
+		idx = t->free_stack[--t->nr_stacked];	/* zero since folio_table_put() */
+		if (t->nr_stacked >= FOLIO_PREFETCH_AHEAD)
+			__builtin_prefetch(&t->f[t->free_stack[t->nr_stacked - FOLIO_PREFETCH_AHEAD]],
+					   1);
+	} else if (t->nr_fresh < t->nr) {
+		idx = t->nr_fresh++;	/* zero since calloc */
 	} else {
 		return 0;
 	}
-	folio_table.nr_free--;
+	t->nr_free--;
 	return idx;
 }
 
 void folio_table_put(uint32_t idx)
 {
-	struct folio *f = &folio_table.f[idx];
+	struct folio_table *t = &folio_table;
 
-	memset(f, 0, sizeof(*f));
-	f->lru_next = folio_table.free_head;
-	folio_table.free_head = idx;
-	folio_table.nr_free++;
+	memset(&t->f[idx], 0, sizeof(struct folio));
+	t->free_stack[t->nr_stacked++] = idx;
+	t->nr_free++;
 }
 
 int lazy_array_init(struct lazy_array *la, uint64_t nr, size_t elem)

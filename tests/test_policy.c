@@ -104,9 +104,9 @@ START_TEST(test_load_errors_exit_2)
 	static const struct { const char *so, *reason; } bad[] = {
 		{ POLICY_DIR "/none.so", "No such file or directory" },
 		{ SO("bad-no-symbol"), "no symbol 'mmemu_policy'" },
-		{ SO("bad-abi"), "built against policy ABI 999, this mmemu has ABI 3" },
+		{ SO("bad-abi"), "built against policy ABI 999, this mmemu has ABI 4" },
 		/* a plug-in of ABI 1 (before policies had knobs) */
-		{ SO("bad-abi1"), "built against policy ABI 1, this mmemu has ABI 3" },
+		{ SO("bad-abi1"), "built against policy ABI 1, this mmemu has ABI 4" },
 		/* knobs the parser could not trust */
 		{ SO("bad-knobs"), "[bad] x: not a key mmemu can read" },
 		{ SO("bad-knobs-section"), "its knobs' section [mglru] is another policy's" },

@@ -370,8 +370,11 @@ static void print_state(FILE *f)
 			(unsigned long long)n->nr_free, (unsigned long long)n->nr_alloc_local,
 			(unsigned long long)n->nr_alloc_foreign, (unsigned long long)n->nr_reserved);
 	}
-	fprintf(f, "folios free %llu head %u fresh %u\n", (unsigned long long)folio_table.nr_free,
-		folio_table.free_head, folio_table.nr_fresh);
+	fprintf(f, "folios free %llu fresh %u stacked", (unsigned long long)folio_table.nr_free,
+		folio_table.nr_fresh);
+	for (uint64_t i = 0; i < folio_table.nr_stacked; i++)
+		fprintf(f, " %u", folio_table.free_stack[i]);
+	fputc('\n', f);
 	for (uint32_t i = 1; i < folio_table.nr_fresh; i++) {
 		const struct folio *fo = folio_of(i);
 

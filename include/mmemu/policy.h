@@ -44,8 +44,10 @@
  * policy declares its knobs (struct policy_knobs) and reports its state
  * (report_stats, sample_state); the key tables of mmemu/keys.h. ABI 3:
  * sample_state fills a struct policy_gens_sample (typed results, no text).
+ * ABI 4: struct folio_table keeps its freed folios on a stack (free_stack),
+ * not on a list through lru_next.
  */
-#define MMEMU_POLICY_ABI 3
+#define MMEMU_POLICY_ABI 4
 /* The symbol a policy shared object exports. */
 #define MMEMU_POLICY_SYMBOL "mmemu_policy"
 
@@ -108,9 +110,10 @@ struct flist {
 struct folio_table {
 	struct folio *f;	/* the folios; f[0] unused */
 	uint32_t nr;		/* capacity including f[0] */
-	uint32_t free_head;	/* freed folios, linked through lru_next (last freed first) */
 	uint32_t nr_fresh;	/* f[nr_fresh..nr-1] were never handed out: free, all zero */
-	uint64_t nr_free;	/* free folios: the freed list and the never used */
+	uint64_t nr_free;	/* free folios: the freed ones and the never used */
+	uint32_t *free_stack;	/* freed folios, all zero, last freed on top */
+	uint64_t nr_stacked;	/* ... on free_stack */
 };
 
 extern struct folio_table folio_table;

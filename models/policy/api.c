@@ -16,7 +16,7 @@
 #include "models/workingset.h"
 
 /* The layout MMEMU_POLICY_ABI 3 promises: change one, bump the ABI and these. */
-_Static_assert(MMEMU_POLICY_ABI == 3, "a new ABI: update the sizes below");
+_Static_assert(MMEMU_POLICY_ABI == 4, "a new ABI: update the sizes below");
 _Static_assert(sizeof(struct folio) == 32, "struct folio changed: bump MMEMU_POLICY_ABI");
 _Static_assert(sizeof(struct lruvec) == 376, "struct lruvec changed: bump MMEMU_POLICY_ABI");
 _Static_assert(sizeof(struct scan_control) == 120,
