@@ -336,13 +336,23 @@ out:
  */
 #define MM_CHECK_PAGES_PER_POINT 8
 
-/* Pages mm_check_invariants() walks at most: the folio table and every mapping. */
+/*
+ * Pages mm_check_invariants() walks at most: the folio table, every
+ * mapping, and the PTEs of each (an anon region's, each mm's of a file).
+ */
 static uint64_t invariants_size(void)
 {
 	uint64_t n = folio_table.nr;
 
-	for (uint32_t id = 1; id < mm.nr_mappings; id++)
-		n += mm.mappings[id]->nr_pages;
+	for (uint32_t id = 1; id < mm.nr_mappings; id++) {
+		const struct address_space *as = mm.mappings[id];
+		uint64_t tables = as->ptes ? 1 : 0;
+
+		for (const struct vm_area *v = as->type == AS_FILE ? as->i_mmap : NULL; v;
+		     v = v->i_mmap_next)
+			tables++;
+		n += (1 + tables) * as->nr_pages;
+	}
 	return n;
 }
 
